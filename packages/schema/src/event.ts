@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { NamespaceSchema, UlidSchema } from './primitives.js';
+import { utf8Length } from './utf8.js';
+
+export const EVENT_KINDS = ['prompt', 'tool_use', 'session_summary', 'note'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const SURFACES = ['kiro-cli', 'kiro-ide', 'claude-code', 'mcp', 'api'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+export const TextBodySchema = z.object({ type: z.literal('text'), content: z.string() });
+export const MessageTurnSchema = z.object({ role: z.string().min(1).max(64), content: z.string() });
+export const MessageBodySchema = z.object({
+  type: z.literal('message'),
+  turns: z.array(MessageTurnSchema).min(1),
+});
+export const JsonBodySchema = z.object({ type: z.literal('json'), data: z.unknown() });
+
+export const EventBodySchema = z
+  .discriminatedUnion('type', [TextBodySchema, MessageBodySchema, JsonBodySchema])
+  .superRefine((body, ctx) => {
+    let size: number;
+    try {
+      size = utf8Length(JSON.stringify(body) ?? '');
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'body must be serializable JSON' });
+      return;
+    }
+    if (size > LIMITS.bodyBytes) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `body is ${size} bytes serialized; the limit is ${LIMITS.bodyBytes}`,
+      });
+    }
+  });
+
+export const EventSourceSchema = z.object({
+  surface: z.enum(SURFACES),
+  version: z.string().min(1).max(64),
+  client_id: z.string().min(1).max(LIMITS.idLength),
+  project_path: z.string().min(1).max(4096).optional(),
+});
+
+export const EventSchema = z.object({
+  event_id: UlidSchema,
+  parent_event_id: UlidSchema.optional(),
+  session_id: z.string().min(1).max(LIMITS.idLength),
+  actor_id: z.string().min(1).max(LIMITS.idLength),
+  namespace: NamespaceSchema,
+  schema_version: z.literal(1),
+  kind: z.enum(EVENT_KINDS),
+  body: EventBodySchema,
+  valid_time: z.iso.datetime({ offset: true }),
+  source: EventSourceSchema,
+  content_hash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lower-case hex digits')
+    .optional(),
+});
+
+export type TextBody = z.infer<typeof TextBodySchema>;
+export type MessageBody = z.infer<typeof MessageBodySchema>;
+export type JsonBody = z.infer<typeof JsonBodySchema>;
+export type EventBody = z.infer<typeof EventBodySchema>;
+export type EventSource = z.infer<typeof EventSourceSchema>;
+export type Event = z.infer<typeof EventSchema>;
+
+/** The text a body carries, for search and previews: text → content, message → turns, json → JSON. */
+export function bodyText(body: EventBody): string {
+  switch (body.type) {
+    case 'text':
+      return body.content;
+    case 'message':
+      return body.turns.map((turn) => turn.content).join('\n');
+    case 'json':
+      return typeof body.data === 'string' ? body.data : (JSON.stringify(body.data) ?? '');
+  }
+}

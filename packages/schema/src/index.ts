@@ -1,0 +1,93 @@
+/**
+ * @kiro-learn/schema: the wire contract of kiro-learn (DESIGN.md §3).
+ *
+ * zod schemas and their inferred types for events, memory records and every request and
+ * response body; the limits as named constants; id and namespace helpers; and the privacy
+ * scrubber every write path uses. This entry point loads no `node:*` module, so it runs in
+ * browsers and workers too; Node-only helpers live at `@kiro-learn/schema/node`.
+ *
+ * Everything exported here is public API.
+ */
+
+export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
+export { utf8Length } from './utf8.js';
+export {
+  isRecordId,
+  isUlid,
+  newEventId,
+  newRecordId,
+  newUlid,
+  RECORD_ID_PATTERN,
+  ULID_PATTERN,
+} from './ids.js';
+export {
+  buildNamespace,
+  isNamespace,
+  NAMESPACE_PATTERN,
+  type NamespaceParts,
+  parseNamespace,
+} from './namespace.js';
+export { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+export {
+  bodyText,
+  EVENT_KINDS,
+  type Event,
+  type EventBody,
+  EventBodySchema,
+  type EventKind,
+  EventSchema,
+  type EventSource,
+  EventSourceSchema,
+  type JsonBody,
+  JsonBodySchema,
+  type MessageBody,
+  MessageBodySchema,
+  MessageTurnSchema,
+  SURFACES,
+  type Surface,
+  type TextBody,
+  TextBodySchema,
+} from './event.js';
+export {
+  type MemoryRecord,
+  type MemoryRecordPatch,
+  MemoryRecordPatchSchema,
+  MemoryRecordSchema,
+  OBSERVATION_TYPES,
+  type ObservationType,
+  RecordMetadataSchema,
+} from './memory.js';
+export {
+  DeleteResponseSchema,
+  type ErrorBody,
+  ErrorBodySchema,
+  type HealthResponse,
+  HealthResponseSchema,
+  type ListEventsQuery,
+  ListEventsQuerySchema,
+  type ListEventsResponse,
+  ListEventsResponseSchema,
+  type ListMemoriesQuery,
+  ListMemoriesQuerySchema,
+  type ListMemoriesResponse,
+  ListMemoriesResponseSchema,
+  type PostEventResponse,
+  PostEventResponseSchema,
+  type PostMemoryResponse,
+  PostMemoryResponseSchema,
+  type RetrievalResult,
+  RetrievalResultSchema,
+  type SearchMemoriesQuery,
+  SearchMemoriesQuerySchema,
+  SearchMemoriesResponseSchema,
+  type StatsResponse,
+  StatsResponseSchema,
+} from './api.js';
+export {
+  formatIssues,
+  type ParseResult,
+  parseOrThrow,
+  SchemaError,
+  type SchemaErrorCode,
+  safeParse,
+} from './errors.js';

@@ -1,0 +1,33 @@
+/** Limits of the wire contract (DESIGN.md §3 and §4). One place, named. */
+export const LIMITS = {
+  idLength: 128,
+  namespacePartLength: 256,
+  titleLength: 200,
+  summaryLength: 4000,
+  factLength: 500,
+  conceptLength: 100,
+  fileLength: 500,
+  listItems: 200,
+  /** Serialized event body, in UTF-8 bytes. */
+  bodyBytes: 1024 * 1024,
+  /** Request body the collector accepts before answering 413. */
+  requestBytes: 2 * 1024 * 1024,
+  /** Body the shims send; larger bodies are truncated by type. */
+  shimBodyBytes: 512 * 1024,
+  /** Free-form metadata on a memory record, serialized. */
+  metadataBytes: 64 * 1024,
+  queryTerms: 32,
+  searchLimit: 100,
+  listLimit: 500,
+} as const;
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 21100,
+  retrievalBudgetMs: 500,
+  retrievalRecords: 10,
+  shimTimeoutMs: 2000,
+  compressorCommand: 'kiro-cli acp --agent kiro-learn-compressor',
+} as const;
+
+export const TRUNCATION_MARKER = ' [truncated by kiro-learn]';

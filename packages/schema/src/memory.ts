@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+import { utf8Length } from './utf8.js';
+
+export const OBSERVATION_TYPES = [
+  'tool_use',
+  'decision',
+  'error',
+  'discovery',
+  'pattern',
+  'session_summary',
+] as const;
+export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+
+const list = (itemMax: number) => z.array(z.string().min(1).max(itemMax)).max(LIMITS.listItems);
+
+/**
+ * Free-form, strategy-specific data (compaction chains, edit history). Optional on the
+ * wire, so version-1 clients that never send it stay valid.
+ */
+export const RecordMetadataSchema = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (value) => utf8Length(JSON.stringify(value)) <= LIMITS.metadataBytes,
+    `metadata must serialize to at most ${LIMITS.metadataBytes} bytes`,
+  );
+
+export const MemoryRecordSchema = z.object({
+  record_id: RecordIdSchema,
+  namespace: NamespaceSchema,
+  strategy: z.string().min(1).max(64),
+  title: z.string().min(1).max(LIMITS.titleLength),
+  summary: z.string().min(1).max(LIMITS.summaryLength),
+  facts: list(LIMITS.factLength),
+  concepts: list(LIMITS.conceptLength),
+  files_touched: list(LIMITS.fileLength),
+  observation_type: z.enum(OBSERVATION_TYPES),
+  source_event_ids: z.array(UlidSchema).min(1).max(10_000),
+  created_at: IsoDateTimeSchema,
+  updated_at: IsoDateTimeSchema.optional(),
+  metadata: RecordMetadataSchema.optional(),
+});
+
+export type MemoryRecord = z.infer<typeof MemoryRecordSchema>;
+
+/** The fields a person may edit on a stored record (the viewer's edit form). */
+export const MemoryRecordPatchSchema = z
+  .object({
+    title: MemoryRecordSchema.shape.title,
+    summary: MemoryRecordSchema.shape.summary,
+    facts: MemoryRecordSchema.shape.facts,
+    concepts: MemoryRecordSchema.shape.concepts,
+    files_touched: MemoryRecordSchema.shape.files_touched,
+    observation_type: MemoryRecordSchema.shape.observation_type,
+  })
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'patch must change at least one field');
+
+export type MemoryRecordPatch = z.infer<typeof MemoryRecordPatchSchema>;

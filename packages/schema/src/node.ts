@@ -1,0 +1,7 @@
+/**
+ * @kiro-learn/schema/node: Node-only helpers shared by the collector, the shims and the MCP
+ * server, so all three agree on where data lives and how to reach the collector.
+ *
+ * Kept free of zod at run time: the shims import this and must start fast.
+ */
+export { dataDir, ensureDataDir } from './node/paths.js';

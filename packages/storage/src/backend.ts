@@ -1,0 +1,212 @@
+import type {
+  Event,
+  EventKind,
+  MemoryRecord,
+  MemoryRecordPatch,
+  ObservationType,
+} from '@kiro-learn/schema';
+
+/**
+ * What kiro-learn needs from a database. The SQLite backend implements it; a server
+ * database can implement it later. Every method is async so a networked backend fits,
+ * and every namespace comparison is exact string equality (never LIKE).
+ */
+export interface StorageBackend {
+  // ---- events (stored forever, byte-identical) ----
+  /**
+   * Stores an event once. A duplicate `event_id` is not an error: it reports
+   * `stored: false` and changes nothing. With `pending: true`, a newly stored event is
+   * also appended to its namespace's pending buffer in the same transaction.
+   */
+  putEvent(event: Event, options?: PutEventOptions): Promise<PutEventResult>;
+  /** The event, or undefined. */
+  getEvent(eventId: string): Promise<Event | undefined>;
+  /** The event's JSON text exactly as stored, or undefined. */
+  getEventJson(eventId: string): Promise<string | undefined>;
+  /** Several events by id, in the order asked (missing ids are left out). */
+  getEvents(eventIds: readonly string[]): Promise<Event[]>;
+  /** Newest first (by arrival), paged with an opaque cursor. */
+  listEvents(query: ListEventsOptions): Promise<EventPage>;
+
+  // ---- memory records ----
+  /** Inserts a record (and its search row, in one transaction). Replaces one with the same id. */
+  putRecord(record: MemoryRecord): Promise<void>;
+  getRecord(recordId: string): Promise<MemoryRecord | undefined>;
+  /** Several records by id, in the order asked (missing ids are left out). */
+  getRecords(recordIds: readonly string[]): Promise<MemoryRecord[]>;
+  /** Applies an edit; sets `updated_at`. Returns the new record, or undefined when missing. */
+  updateRecord(recordId: string, patch: MemoryRecordPatch): Promise<MemoryRecord | undefined>;
+  /** Deletes a record and its search row. False when there was none. */
+  deleteRecord(recordId: string): Promise<boolean>;
+  /** Newest first (by `created_at`, then id). */
+  listRecords(query: ListRecordsOptions): Promise<RecordPage>;
+  /** Full-text search, best first. Never throws on any query text. */
+  searchRecords(query: SearchOptions): Promise<SearchHit[]>;
+
+  // ---- pending buffer (events waiting for extraction) ----
+  /** Pending entries of one namespace, oldest first. */
+  listPending(namespace: string, options?: { limit?: number }): Promise<PendingEntry[]>;
+  /** Count and bytes pending per namespace (for re-arming watchers at start-up). */
+  pendingSummary(): Promise<PendingSummary[]>;
+  /** Removes exactly these entries (events appended meanwhile stay). Returns how many. */
+  removePending(namespace: string, eventIds: readonly string[]): Promise<number>;
+  /**
+   * Stores records and removes the pending entries they came from in one transaction, so
+   * a crash can neither lose the events nor store the records twice.
+   */
+  commitExtraction(commit: ExtractionCommit): Promise<void>;
+
+  // ---- logs (for the viewer and /metrics) ----
+  logRetrieval(entry: RetrievalLogInput): Promise<void>;
+  listRetrievals(query: LogQuery & { sessionId?: string }): Promise<RetrievalLogEntry[]>;
+  logExtraction(entry: ExtractionLogInput): Promise<void>;
+  listExtractions(query: LogQuery): Promise<ExtractionLogEntry[]>;
+
+  // ---- totals ----
+  stats(namespace?: string): Promise<StorageStats>;
+  /** Database size on disk in bytes (0 where not applicable). */
+  sizeBytes(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface PutEventOptions {
+  /** Also append the event to its namespace's pending buffer (only when newly stored). */
+  pending?: boolean;
+}
+
+export interface PutEventResult {
+  stored: boolean;
+}
+
+export interface ListEventsOptions {
+  namespace?: string;
+  sessionId?: string;
+  kind?: EventKind;
+  limit: number;
+  cursor?: string;
+}
+
+export interface EventPage {
+  items: Event[];
+  nextCursor?: string;
+}
+
+export interface ListRecordsOptions {
+  namespace?: string;
+  observationType?: ObservationType;
+  /** Only records created at or after this ISO time. */
+  since?: string;
+  /** Only records created before this ISO time. */
+  until?: string;
+  strategy?: string;
+  limit: number;
+  offset?: number;
+}
+
+export interface RecordPage {
+  items: MemoryRecord[];
+  total: number;
+}
+
+/** BM25 weights per indexed column; larger counts more. */
+export interface ColumnWeights {
+  title: number;
+  summary: number;
+  facts: number;
+  concepts: number;
+  files: number;
+}
+
+export interface SearchOptions {
+  /** Exact namespace; omitted searches every namespace. */
+  namespace?: string;
+  /** Raw text: a prompt, a question, anything. */
+  query: string;
+  limit: number;
+  observationType?: ObservationType;
+  /** Only records whose files_touched contains this path (exact, or as a suffix after `/`). */
+  file?: string;
+  weights?: Partial<ColumnWeights>;
+}
+
+export interface SearchHit {
+  record: MemoryRecord;
+  /** Higher is better (negated BM25; LIKE fallback hits score by matched terms). */
+  score: number;
+  /** The query terms (as typed) that went into the search. */
+  terms: string[];
+  /** How the hit was found. */
+  via: 'fts' | 'like';
+}
+
+export interface PendingEntry {
+  namespace: string;
+  eventId: string;
+  bytes: number;
+  /** ISO time the event was appended. */
+  appendedAt: string;
+}
+
+export interface PendingSummary {
+  namespace: string;
+  count: number;
+  bytes: number;
+  oldestAt: string;
+  newestAt: string;
+}
+
+export interface ExtractionCommit {
+  namespace: string;
+  records: readonly MemoryRecord[];
+  /** Pending entries to remove: exactly the events the extraction saw. */
+  eventIds: readonly string[];
+}
+
+export interface LogQuery {
+  namespace?: string;
+  limit: number;
+  /** Only entries logged after this id (for incremental polling). */
+  afterId?: number;
+}
+
+export interface RetrievalLogInput {
+  namespace: string;
+  sessionId?: string;
+  eventId?: string;
+  query: string;
+  recordIds: string[];
+  scores: number[];
+  latencyMs: number;
+  /** The latency budget expired before the search finished. */
+  timedOut: boolean;
+  /** The context token budget left records out or trimmed them. */
+  budgetCut: boolean;
+  error?: string;
+}
+
+export interface RetrievalLogEntry extends RetrievalLogInput {
+  id: number;
+  createdAt: string;
+}
+
+export interface ExtractionLogInput {
+  namespace: string;
+  extractor: string;
+  status: 'ok' | 'skipped' | 'failed';
+  batchSize: number;
+  records: number;
+  attempts: number;
+  durationMs: number;
+  error?: string;
+  startedAt: string;
+}
+
+export interface ExtractionLogEntry extends ExtractionLogInput {
+  id: number;
+}
+
+export interface StorageStats {
+  events: { total: number; byKind: Record<string, number> };
+  memories: { total: number; byType: Record<string, number> };
+  projects: Array<{ namespace: string; events: number; memories: number; lastEventAt?: string }>;
+}

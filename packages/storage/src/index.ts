@@ -1,0 +1,35 @@
+/**
+ * @kiro-learn/storage: where kiro-learn keeps events, memory records, the pending buffer
+ * and its logs.
+ *
+ * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
+ * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
+ * migrations). `buildSearchQuery` turns a raw prompt into a safe FTS5 expression.
+ *
+ * Everything exported here is public API.
+ */
+
+export type {
+  ColumnWeights,
+  EventPage,
+  ExtractionCommit,
+  ExtractionLogEntry,
+  ExtractionLogInput,
+  ListEventsOptions,
+  ListRecordsOptions,
+  LogQuery,
+  PendingEntry,
+  PendingSummary,
+  PutEventOptions,
+  PutEventResult,
+  RecordPage,
+  RetrievalLogEntry,
+  RetrievalLogInput,
+  SearchHit,
+  SearchOptions,
+  StorageBackend,
+  StorageStats,
+} from './backend.js';
+export { StorageError, type StorageErrorCode } from './errors.js';
+export { DEFAULT_COLUMN_WEIGHTS, openSqliteStorage, type SqliteStorage, type SqliteStorageOptions } from './sqlite/open.js';
+export { STOP_WORDS, tokenize } from './query/tokenize.js';

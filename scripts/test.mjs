@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// The repository's one test command (`pnpm test`): lint and format check, type check,
+// every package's tests, publint; then one line `N passed, N failed` summed from each
+// package's vitest JSON report. Exits non-zero if any step failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NO_COLOR: process.env.NO_COLOR ?? '1' };
+const reports = ['packages', 'apps', 'tests']
+  .filter((dir) => existsSync(join(root, dir)))
+  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name, 'test-results.json')));
+
+function run(label, cmd, args) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  return result.status === 0;
+}
+
+for (const report of reports) rmSync(report, { force: true });
+const steps = [
+  run('lint', 'biome', ['ci', '.']),
+  run('typecheck, test, publint', 'turbo', ['run', 'typecheck', 'test', 'publint', '--continue', '--output-logs=new-only']),
+];
+
+let passed = 0;
+let failed = 0;
+let reportsRead = 0;
+for (const report of reports) {
+  if (!existsSync(report)) continue;
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed += json.numPassedTests ?? 0;
+  failed += (json.numFailedTests ?? 0) + (json.numRuntimeErrorTests ?? 0);
+  reportsRead++;
+}
+const ok = steps.every(Boolean) && failed === 0 && passed > 0;
+if (!steps.every(Boolean) && failed === 0) failed = 1; // a failed lint or build step counts
+console.log(`\n${reportsRead} test reports read`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,18 @@
+// Shared vitest settings: every package's vitest.config.ts merges this.
+// The custom condition makes workspace imports resolve to TypeScript sources, so tests
+// never run against a stale dist/. The JSON report feeds the repository-wide
+// "N passed, N failed" line (scripts/test.mjs).
+import { defineConfig } from 'vitest/config';
+
+export const shared = defineConfig({
+  resolve: { conditions: ['@kiro-learn/source'] },
+  ssr: { resolve: { conditions: ['@kiro-learn/source'] } },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    reporters: ['default', 'json'],
+    outputFile: { json: './test-results.json' },
+  },
+});
