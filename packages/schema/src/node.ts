@@ -5,3 +5,4 @@
  * Kept free of zod at run time: the shims import this and must start fast.
  */
 export { dataDir, ensureDataDir } from './node/paths.js';
+export { type CollectorAddress, collectorAddress } from './node/settings.js';
