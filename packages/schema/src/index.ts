@@ -9,54 +9,6 @@
  * Everything exported here is public API.
  */
 
-export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
-export { utf8Length } from './utf8.js';
-export {
-  isRecordId,
-  isUlid,
-  newEventId,
-  newRecordId,
-  newUlid,
-  RECORD_ID_PATTERN,
-  ULID_PATTERN,
-} from './ids.js';
-export {
-  buildNamespace,
-  isNamespace,
-  NAMESPACE_PATTERN,
-  type NamespaceParts,
-  parseNamespace,
-} from './namespace.js';
-export { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
-export {
-  bodyText,
-  EVENT_KINDS,
-  type Event,
-  type EventBody,
-  EventBodySchema,
-  type EventKind,
-  EventSchema,
-  type EventSource,
-  EventSourceSchema,
-  type JsonBody,
-  JsonBodySchema,
-  type MessageBody,
-  MessageBodySchema,
-  MessageTurnSchema,
-  SURFACES,
-  type Surface,
-  type TextBody,
-  TextBodySchema,
-} from './event.js';
-export {
-  type MemoryRecord,
-  type MemoryRecordPatch,
-  MemoryRecordPatchSchema,
-  MemoryRecordSchema,
-  OBSERVATION_TYPES,
-  type ObservationType,
-  RecordMetadataSchema,
-} from './memory.js';
 export {
   DeleteResponseSchema,
   type ErrorBody,
@@ -91,3 +43,65 @@ export {
   type SchemaErrorCode,
   safeParse,
 } from './errors.js';
+export {
+  bodyText,
+  EVENT_KINDS,
+  type Event,
+  type EventBody,
+  EventBodySchema,
+  type EventKind,
+  EventSchema,
+  type EventSource,
+  EventSourceSchema,
+  type JsonBody,
+  JsonBodySchema,
+  type MessageBody,
+  MessageBodySchema,
+  MessageTurnSchema,
+  SURFACES,
+  type Surface,
+  type TextBody,
+  TextBodySchema,
+} from './event.js';
+export {
+  isRecordId,
+  isUlid,
+  newEventId,
+  newRecordId,
+  newUlid,
+  RECORD_ID_PATTERN,
+  ULID_PATTERN,
+} from './ids.js';
+export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
+export {
+  type MemoryRecord,
+  type MemoryRecordPatch,
+  MemoryRecordPatchSchema,
+  MemoryRecordSchema,
+  OBSERVATION_TYPES,
+  type ObservationType,
+  RecordMetadataSchema,
+} from './memory.js';
+export {
+  buildNamespace,
+  isNamespace,
+  NAMESPACE_PATTERN,
+  type NamespaceParts,
+  parseNamespace,
+} from './namespace.js';
+export { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+export {
+  createScrubber,
+  type ExtraPattern,
+  PRIVATE_REDACTION,
+  redactPrivate,
+  type Scrubber,
+  type ScrubberOptions,
+  type ScrubPattern,
+  SECRET_PATTERNS,
+  scrubEvent,
+  scrubRecord,
+  scrubText,
+  scrubValue,
+} from './scrub.js';
+export { utf8Length } from './utf8.js';
