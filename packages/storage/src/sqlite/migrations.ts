@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { StorageError } from '../errors.js';
+
+/** A forward-only migration: SQL statements run in one transaction. */
+export interface Migration {
+  name: string;
+  statements: readonly string[];
+}
+
+const TOKENIZER = "porter unicode61 remove_diacritics 2";
+
+/**
+ * The schema, in order. Never edit a migration that has shipped: add a new one. The
+ * checksum of each applied migration is stored, so an edited one is reported as drift.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: '0001_initial',
+    statements: [
+      `CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL UNIQUE,
+        namespace TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        valid_time TEXT NOT NULL,
+        received_at TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        json TEXT NOT NULL
+      )`,
+      'CREATE INDEX events_namespace_seq ON events (namespace, seq)',
+      'CREATE INDEX events_session_seq ON events (session_id, seq)',
+      `CREATE TABLE memory_records (
+        rid INTEGER PRIMARY KEY,
+        record_id TEXT NOT NULL UNIQUE,
+        namespace TEXT NOT NULL,
+        strategy TEXT NOT NULL,
+        title TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        facts TEXT NOT NULL,
+        concepts TEXT NOT NULL,
+        files TEXT NOT NULL,
+        observation_type TEXT NOT NULL,
+        source_event_ids TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        metadata TEXT
+      )`,
+      'CREATE INDEX memory_records_namespace_created ON memory_records (namespace, created_at, record_id)',
+      'CREATE INDEX memory_records_created ON memory_records (created_at, record_id)',
+      `CREATE VIRTUAL TABLE memory_fts USING fts5(
+        title, summary, facts, concepts, files,
+        content='memory_records', content_rowid='rid', tokenize='${TOKENIZER}'
+      )`,
+      "CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_fts, 'row')",
+      `CREATE TRIGGER memory_records_ai AFTER INSERT ON memory_records BEGIN
+        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files)
+        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files);
+        INSERT INTO namespace_counts (namespace, memories) VALUES (new.namespace, 1)
+          ON CONFLICT (namespace) DO UPDATE SET memories = memories + 1;
+        INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
+          ON CONFLICT (namespace, observation_type) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TRIGGER memory_records_ad AFTER DELETE ON memory_records BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files)
+        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files);
+        UPDATE namespace_counts SET memories = memories - 1 WHERE namespace = old.namespace;
+        UPDATE type_counts SET n = n - 1
+          WHERE namespace = old.namespace AND observation_type = old.observation_type;
+      END`,
+      `CREATE TRIGGER memory_records_au AFTER UPDATE ON memory_records BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files)
+        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files);
+        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files)
+        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files);
+        UPDATE type_counts SET n = n - 1
+          WHERE namespace = old.namespace AND observation_type = old.observation_type;
+        INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
+          ON CONFLICT (namespace, observation_type) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TABLE namespace_counts (
+        namespace TEXT PRIMARY KEY,
+        events INTEGER NOT NULL DEFAULT 0,
+        memories INTEGER NOT NULL DEFAULT 0,
+        last_event_at TEXT
+      ) WITHOUT ROWID`,
+      `CREATE TABLE kind_counts (
+        namespace TEXT NOT NULL, kind TEXT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (namespace, kind)
+      ) WITHOUT ROWID`,
+      `CREATE TABLE type_counts (
+        namespace TEXT NOT NULL, observation_type TEXT NOT NULL, n INTEGER NOT NULL,
+        PRIMARY KEY (namespace, observation_type)
+      ) WITHOUT ROWID`,
+      `CREATE TRIGGER events_ai AFTER INSERT ON events BEGIN
+        INSERT INTO namespace_counts (namespace, events, last_event_at) VALUES (new.namespace, 1, new.received_at)
+          ON CONFLICT (namespace) DO UPDATE SET events = events + 1, last_event_at = new.received_at;
+        INSERT INTO kind_counts (namespace, kind, n) VALUES (new.namespace, new.kind, 1)
+          ON CONFLICT (namespace, kind) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TABLE pending (
+        namespace TEXT NOT NULL,
+        event_id TEXT NOT NULL REFERENCES events (event_id),
+        seq INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      ) WITHOUT ROWID`,
+      'CREATE INDEX pending_namespace_seq ON pending (namespace, seq)',
+      `CREATE TABLE retrieval_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        namespace TEXT NOT NULL,
+        session_id TEXT,
+        event_id TEXT,
+        query TEXT NOT NULL,
+        record_ids TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        latency_ms REAL NOT NULL,
+        timed_out INTEGER NOT NULL,
+        budget_cut INTEGER NOT NULL,
+        error TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX retrieval_log_namespace ON retrieval_log (namespace, id)',
+      'CREATE INDEX retrieval_log_session ON retrieval_log (session_id, id)',
+      `CREATE TABLE extraction_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        namespace TEXT NOT NULL,
+        extractor TEXT NOT NULL,
+        status TEXT NOT NULL,
+        batch_size INTEGER NOT NULL,
+        records INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        duration_ms REAL NOT NULL,
+        error TEXT,
+        started_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX extraction_log_namespace ON extraction_log (namespace, id)',
+    ],
+  },
+];
+
+export function checksum(migration: Migration): string {
+  return createHash('sha256').update(migration.statements.join('\n;\n')).digest('hex');
+}
+
+/**
+ * Applies pending migrations, each in its own transaction together with its bookkeeping
+ * row. Refuses (StorageError `migration_drift`) when the database has a migration this code
+ * does not know (written by a newer kiro-learn) or one whose text changed.
+ */
+export async function migrate(db: Kysely<unknown>, migrations = MIGRATIONS): Promise<string[]> {
+  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+    name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
+  )`.execute(db);
+  const applied = await sql<{ name: string; checksum: string }>`
+    SELECT name, checksum FROM schema_migrations ORDER BY name`.execute(db);
+  const known = new Map(migrations.map((m) => [m.name, m]));
+  for (const row of applied.rows) {
+    const migration = known.get(row.name);
+    if (!migration) {
+      throw new StorageError(
+        'migration_drift',
+        `the database has migration ${row.name}, which this version of kiro-learn does not know: it was written by a newer version; upgrade kiro-learn`,
+      );
+    }
+    if (checksum(migration) !== row.checksum) {
+      throw new StorageError(
+        'migration_drift',
+        `migration ${row.name} differs from the one applied to this database (checksum mismatch)`,
+      );
+    }
+  }
+  const done = new Set(applied.rows.map((row) => row.name));
+  const ran: string[] = [];
+  for (const migration of migrations) {
+    if (done.has(migration.name)) continue;
+    try {
+      await db.transaction().execute(async (trx) => {
+        for (const statement of migration.statements) await sql.raw(statement).execute(trx);
+        await sql`INSERT INTO schema_migrations (name, checksum, applied_at)
+          VALUES (${migration.name}, ${checksum(migration)}, ${new Date().toISOString()})`.execute(trx);
+      });
+    } catch (error) {
+      throw new StorageError('migration_failed', `migration ${migration.name} failed: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    ran.push(migration.name);
+  }
+  return ran;
+}

@@ -1,0 +1,584 @@
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Event, MemoryRecord, MemoryRecordPatch } from '@kiro-learn/schema';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import type {
+  ColumnWeights,
+  EventPage,
+  ExtractionCommit,
+  ExtractionLogEntry,
+  ExtractionLogInput,
+  ListEventsOptions,
+  ListRecordsOptions,
+  LogQuery,
+  PendingEntry,
+  PendingSummary,
+  PutEventOptions,
+  PutEventResult,
+  RecordPage,
+  RetrievalLogEntry,
+  RetrievalLogInput,
+  SearchHit,
+  SearchOptions,
+  StorageBackend,
+  StorageStats,
+} from '../backend.js';
+import { StorageError } from '../errors.js';
+import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
+import { escapeLike, tokenize } from '../query/tokenize.js';
+import { WriteBatcher } from './batcher.js';
+import { migrate } from './migrations.js';
+import { recordFromRow, rowFromRecord } from './rows.js';
+import type { RecordRow, Tables } from './tables.js';
+
+/** Options of `openSqliteStorage`. */
+export interface SqliteStorageOptions {
+  /** Database file; its directory is created with mode 0700 when missing. `:memory:` works. */
+  path: string;
+  /** How long a write waits for a lock held by another process, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Search tuning: common-term pruning and the postings budget (see planQuery). */
+  search?: Omit<QueryPlanOptions, 'totalDocs'>;
+  /** Default BM25 column weights (title counts most). */
+  weights?: Partial<ColumnWeights>;
+}
+
+/** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */
+export const DEFAULT_COLUMN_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({
+  title: 8,
+  summary: 2,
+  facts: 3,
+  concepts: 5,
+  files: 5,
+});
+
+/** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
+export interface SqliteStorage extends StorageBackend {
+  /** The kysely instance (for tools and tests; other packages use the interface). */
+  readonly db: Kysely<Tables>;
+  readonly path: string;
+}
+
+type Db = Kysely<Tables> | Transaction<Tables>;
+
+/**
+ * Opens (creating when missing) and migrates a kiro-learn SQLite database.
+ * Pragmas: WAL, synchronous=NORMAL (a committed write survives a process crash),
+ * a busy timeout, foreign keys.
+ */
+export async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteStorage> {
+  const path = options.path === ':memory:' ? ':memory:' : resolve(options.path);
+  if (path !== ':memory:') {
+    const dir = dirname(path);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  let sqlite: Database.Database;
+  try {
+    sqlite = new Database(path);
+  } catch (error) {
+    throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, { cause: error });
+  }
+  if (path !== ':memory:') chmodSync(path, 0o600);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('temp_store = MEMORY');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    await migrate(db as unknown as Kysely<unknown>);
+    // A scratch index with the same tokenizer: it turns prompt words into index terms.
+    sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms USING fts5(
+      word, tokenize='porter unicode61 remove_diacritics 2')`);
+    sqlite.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms_vocab USING fts5vocab(temp, query_terms, 'instance')",
+    );
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new SqliteBackend(db, sqlite, path, options);
+}
+
+const now = () => new Date().toISOString();
+const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+
+class SqliteBackend implements SqliteStorage {
+  readonly db: Kysely<Tables>;
+  readonly path: string;
+  readonly #sqlite: Database.Database;
+  readonly #writes: WriteBatcher<Transaction<Tables>>;
+  readonly #weights: ColumnWeights;
+  readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
+  #closed = false;
+
+  constructor(db: Kysely<Tables>, sqlite: Database.Database, path: string, options: SqliteStorageOptions) {
+    this.db = db;
+    this.#sqlite = sqlite;
+    this.path = path;
+    this.#writes = new WriteBatcher((work) => this.db.transaction().execute(work));
+    this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
+    this.#search = { ...options.search };
+  }
+
+  #open(): void {
+    if (this.#closed) throw new StorageError('closed', 'the storage is closed');
+  }
+
+  // ---- events ----
+
+  async putEvent(event: Event, options: PutEventOptions = {}): Promise<PutEventResult> {
+    this.#open();
+    const json = JSON.stringify(event);
+    const receivedAt = now();
+    return this.#writes.enqueue(async (trx) => {
+      const inserted = await trx
+        .insertInto('events')
+        .values({
+          seq: undefined,
+          event_id: event.event_id,
+          namespace: event.namespace,
+          session_id: event.session_id,
+          kind: event.kind,
+          valid_time: event.valid_time,
+          received_at: receivedAt,
+          bytes: byteLength(json),
+          json,
+        })
+        .onConflict((oc) => oc.column('event_id').doNothing())
+        .returning('seq')
+        .executeTakeFirst();
+      if (!inserted) return { stored: false };
+      if (options.pending) {
+        await trx
+          .insertInto('pending')
+          .values({
+            namespace: event.namespace,
+            event_id: event.event_id,
+            seq: inserted.seq!,
+            bytes: byteLength(json),
+            appended_at: receivedAt,
+          })
+          .execute();
+      }
+      return { stored: true };
+    });
+  }
+
+  async getEvent(eventId: string): Promise<Event | undefined> {
+    const json = await this.getEventJson(eventId);
+    return json === undefined ? undefined : (JSON.parse(json) as Event);
+  }
+
+  async getEventJson(eventId: string): Promise<string | undefined> {
+    this.#open();
+    const row = await this.db.selectFrom('events').select('json').where('event_id', '=', eventId).executeTakeFirst();
+    return row?.json;
+  }
+
+  async getEvents(eventIds: readonly string[]): Promise<Event[]> {
+    this.#open();
+    if (eventIds.length === 0) return [];
+    const byId = new Map<string, Event>();
+    for (let i = 0; i < eventIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('events')
+        .select(['event_id', 'json'])
+        .where('event_id', 'in', eventIds.slice(i, i + 500))
+        .execute();
+      for (const row of rows) byId.set(row.event_id, JSON.parse(row.json) as Event);
+    }
+    return eventIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async listEvents(query: ListEventsOptions): Promise<EventPage> {
+    this.#open();
+    let q = this.db.selectFrom('events').select(['seq', 'json']);
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+    if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
+    if (query.cursor !== undefined) {
+      if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+      q = q.where('seq', '<', Number(query.cursor));
+    }
+    const rows = await q.orderBy('seq', 'desc').limit(query.limit + 1).execute();
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => JSON.parse(row.json) as Event),
+      ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
+    };
+  }
+
+  // ---- memory records ----
+
+  async putRecord(record: MemoryRecord): Promise<void> {
+    this.#open();
+    await this.#writes.enqueue((trx) => this.#upsertRecord(trx, record));
+  }
+
+  async #upsertRecord(trx: Db, record: MemoryRecord): Promise<void> {
+    await trx.deleteFrom('memory_records').where('record_id', '=', record.record_id).execute();
+    await trx.insertInto('memory_records').values(rowFromRecord(record)).execute();
+  }
+
+  async getRecord(recordId: string): Promise<MemoryRecord | undefined> {
+    this.#open();
+    const row = await this.db.selectFrom('memory_records').selectAll().where('record_id', '=', recordId).executeTakeFirst();
+    return row ? recordFromRow(row) : undefined;
+  }
+
+  async getRecords(recordIds: readonly string[]): Promise<MemoryRecord[]> {
+    this.#open();
+    if (recordIds.length === 0) return [];
+    const rows = await this.db.selectFrom('memory_records').selectAll().where('record_id', 'in', [...recordIds]).execute();
+    const byId = new Map(rows.map((row) => [row.record_id, recordFromRow(row)]));
+    return recordIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async updateRecord(recordId: string, patch: MemoryRecordPatch): Promise<MemoryRecord | undefined> {
+    this.#open();
+    return this.#writes.enqueue(async (trx) => {
+      const row = await trx.selectFrom('memory_records').selectAll().where('record_id', '=', recordId).executeTakeFirst();
+      if (!row) return undefined;
+      const updated: MemoryRecord = { ...recordFromRow(row), ...patch, updated_at: now() };
+      const { rid: _rid, ...values } = rowFromRecord(updated);
+      await trx.updateTable('memory_records').set(values).where('record_id', '=', recordId).execute();
+      return updated;
+    });
+  }
+
+  async deleteRecord(recordId: string): Promise<boolean> {
+    this.#open();
+    return this.#writes.enqueue(async (trx) => {
+      const result = await trx.deleteFrom('memory_records').where('record_id', '=', recordId).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    });
+  }
+
+  async listRecords(query: ListRecordsOptions): Promise<RecordPage> {
+    this.#open();
+    let q = this.db.selectFrom('memory_records');
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.observationType !== undefined) q = q.where('observation_type', '=', query.observationType);
+    if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+    if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+    if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('record_id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset ?? 0)
+      .execute();
+    return { items: rows.map(recordFromRow), total: await this.#countRecords(query) };
+  }
+
+  async #countRecords(query: ListRecordsOptions): Promise<number> {
+    const filtered = query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
+    if (!filtered && query.observationType !== undefined) {
+      let q = this.db.selectFrom('type_counts').select((eb) => eb.fn.sum<number>('n').as('n'));
+      q = q.where('observation_type', '=', query.observationType);
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    }
+    if (!filtered) {
+      let q = this.db.selectFrom('namespace_counts').select((eb) => eb.fn.sum<number>('memories').as('n'));
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    }
+    let q = this.db.selectFrom('memory_records').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.observationType !== undefined) q = q.where('observation_type', '=', query.observationType);
+    if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+    if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+    if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+
+  async searchRecords(query: SearchOptions): Promise<SearchHit[]> {
+    this.#open();
+    const words = tokenize(query.query);
+    if (words.length === 0 || query.limit <= 0) return [];
+    const stats = this.#termStats(words);
+    const totalDocs = Number(
+      (await this.db.selectFrom('namespace_counts').select((eb) => eb.fn.sum<number>('memories').as('n')).executeTakeFirst())?.n ?? 0,
+    );
+    const plan = planQuery(stats, { ...this.#search, totalDocs });
+    if (plan.match === '') return [];
+    try {
+      return await this.#ftsSearch(plan.match, plan.words, query);
+    } catch {
+      return this.#likeSearch(plan.words, query);
+    }
+  }
+
+  /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
+  #termStats(words: readonly string[]): TermStat[] {
+    const insert = this.#sqlite.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+    const stats: TermStat[] = [];
+    const load = this.#sqlite.transaction(() => {
+      words.forEach((word, i) => insert.run(i + 1, word));
+      const instances = this.#sqlite
+        .prepare('SELECT term, doc FROM temp.query_terms_vocab')
+        .all() as Array<{ term: string; doc: number }>;
+      this.#sqlite.exec('DELETE FROM temp.query_terms');
+      return instances;
+    });
+    const instances = load() as Array<{ term: string; doc: number }>;
+    const dfOf = this.#sqlite.prepare('SELECT doc FROM memory_vocab WHERE term = ?').pluck();
+    const seen = new Set<string>();
+    for (const { term, doc } of instances) {
+      const word = words[doc - 1];
+      if (word === undefined || seen.has(term)) continue;
+      seen.add(term);
+      stats.push({ word, term, df: Number(dfOf.get(term) ?? 0) });
+    }
+    return stats;
+  }
+
+  async #ftsSearch(match: string, words: string[], query: SearchOptions): Promise<SearchHit[]> {
+    const w = { ...this.#weights, ...query.weights };
+    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files})`;
+    const { rows } = await sql<RecordRow & { score: number }>`
+      SELECT r.*, ${rank} AS score FROM memory_fts JOIN memory_records r ON r.rid = memory_fts.rowid
+      WHERE memory_fts MATCH ${match} ${this.#filters(query)}
+      ORDER BY score, r.record_id DESC LIMIT ${query.limit}`.execute(this.db);
+    return rows.map(({ score, ...row }) => ({ record: recordFromRow(row), score: -score, terms: words, via: 'fts' as const }));
+  }
+
+  async #likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
+    const columns = ['title', 'summary', 'facts', 'concepts', 'files'];
+    const matched = words.map(
+      (word) =>
+        sql`(${sql.join(
+          columns.map((c) => sql`${sql.ref(`r.${c}`)} LIKE ${`%${escapeLike(word)}%`} ESCAPE '\\'`),
+          sql` OR `,
+        )})`,
+    );
+    const score = sql`(${sql.join(matched, sql` + `)})`;
+    const { rows } = await sql<RecordRow & { score: number }>`
+      SELECT * FROM (SELECT r.*, ${score} AS score FROM memory_records r WHERE 1 ${this.#filters(query)})
+      WHERE score > 0 ORDER BY score DESC, created_at DESC LIMIT ${query.limit}`.execute(this.db);
+    return rows.map(({ score: s, ...row }) => ({ record: recordFromRow(row), score: Number(s), terms: words, via: 'like' as const }));
+  }
+
+  /** Namespace (exact equality), type and file filters, as `AND …` over `memory_records r`. */
+  #filters(query: SearchOptions) {
+    const parts = [];
+    if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
+    if (query.observationType !== undefined) parts.push(sql`AND r.observation_type = ${query.observationType}`);
+    if (query.file !== undefined) {
+      const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
+      parts.push(
+        sql`AND EXISTS (SELECT 1 FROM json_each(r.files) WHERE value = ${query.file} OR value LIKE ${suffix} ESCAPE '\\')`,
+      );
+    }
+    return sql.join(parts, sql` `);
+  }
+
+  // ---- pending buffer ----
+
+  async listPending(namespace: string, options: { limit?: number } = {}): Promise<PendingEntry[]> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('pending')
+      .select(['namespace', 'event_id', 'bytes', 'appended_at'])
+      .where('namespace', '=', namespace)
+      .orderBy('seq')
+      .limit(options.limit ?? 1_000_000)
+      .execute();
+    return rows.map((row) => ({ namespace: row.namespace, eventId: row.event_id, bytes: row.bytes, appendedAt: row.appended_at }));
+  }
+
+  async pendingSummary(): Promise<PendingSummary[]> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('pending')
+      .select((eb) => [
+        'namespace',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>('bytes').as('bytes'),
+        eb.fn.min<string>('appended_at').as('oldest'),
+        eb.fn.max<string>('appended_at').as('newest'),
+      ])
+      .groupBy('namespace')
+      .orderBy('namespace')
+      .execute();
+    return rows.map((row) => ({
+      namespace: row.namespace,
+      count: Number(row.count),
+      bytes: Number(row.bytes),
+      oldestAt: row.oldest,
+      newestAt: row.newest,
+    }));
+  }
+
+  async removePending(namespace: string, eventIds: readonly string[]): Promise<number> {
+    this.#open();
+    return this.#writes.enqueue((trx) => this.#removePending(trx, namespace, eventIds));
+  }
+
+  async #removePending(trx: Db, namespace: string, eventIds: readonly string[]): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < eventIds.length; i += 500) {
+      const result = await trx
+        .deleteFrom('pending')
+        .where('namespace', '=', namespace)
+        .where('event_id', 'in', eventIds.slice(i, i + 500))
+        .executeTakeFirst();
+      removed += Number(result.numDeletedRows);
+    }
+    return removed;
+  }
+
+  async commitExtraction(commit: ExtractionCommit): Promise<void> {
+    this.#open();
+    await this.#writes.enqueue(async (trx) => {
+      for (const record of commit.records) await this.#upsertRecord(trx, record);
+      await this.#removePending(trx, commit.namespace, commit.eventIds);
+    });
+  }
+
+  // ---- logs ----
+
+  async logRetrieval(entry: RetrievalLogInput): Promise<void> {
+    this.#open();
+    await this.#writes.enqueue((trx) =>
+      trx
+        .insertInto('retrieval_log')
+        .values({
+          id: undefined,
+          namespace: entry.namespace,
+          session_id: entry.sessionId ?? null,
+          event_id: entry.eventId ?? null,
+          query: entry.query.slice(0, 4096),
+          record_ids: JSON.stringify(entry.recordIds),
+          scores: JSON.stringify(entry.scores),
+          latency_ms: entry.latencyMs,
+          timed_out: entry.timedOut ? 1 : 0,
+          budget_cut: entry.budgetCut ? 1 : 0,
+          error: entry.error ?? null,
+          created_at: now(),
+        })
+        .execute(),
+    );
+  }
+
+  async listRetrievals(query: LogQuery & { sessionId?: string }): Promise<RetrievalLogEntry[]> {
+    this.#open();
+    let q = this.db.selectFrom('retrieval_log').selectAll();
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+    if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
+    const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+    return rows.map((row) => ({
+      id: row.id!,
+      namespace: row.namespace,
+      ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+      ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+      query: row.query,
+      recordIds: JSON.parse(row.record_ids) as string[],
+      scores: JSON.parse(row.scores) as number[],
+      latencyMs: row.latency_ms,
+      timedOut: row.timed_out === 1,
+      budgetCut: row.budget_cut === 1,
+      ...(row.error !== null ? { error: row.error } : {}),
+      createdAt: row.created_at,
+    }));
+  }
+
+  async logExtraction(entry: ExtractionLogInput): Promise<void> {
+    this.#open();
+    await this.#writes.enqueue((trx) =>
+      trx
+        .insertInto('extraction_log')
+        .values({
+          id: undefined,
+          namespace: entry.namespace,
+          extractor: entry.extractor,
+          status: entry.status,
+          batch_size: entry.batchSize,
+          records: entry.records,
+          attempts: entry.attempts,
+          duration_ms: entry.durationMs,
+          error: entry.error ?? null,
+          started_at: entry.startedAt,
+        })
+        .execute(),
+    );
+  }
+
+  async listExtractions(query: LogQuery): Promise<ExtractionLogEntry[]> {
+    this.#open();
+    let q = this.db.selectFrom('extraction_log').selectAll();
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
+    const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+    return rows.map((row) => ({
+      id: row.id!,
+      namespace: row.namespace,
+      extractor: row.extractor,
+      status: row.status as ExtractionLogEntry['status'],
+      batchSize: row.batch_size,
+      records: row.records,
+      attempts: row.attempts,
+      durationMs: row.duration_ms,
+      ...(row.error !== null ? { error: row.error } : {}),
+      startedAt: row.started_at,
+    }));
+  }
+
+  // ---- totals ----
+
+  async stats(namespace?: string): Promise<StorageStats> {
+    this.#open();
+    let projectsQ = this.db.selectFrom('namespace_counts').selectAll();
+    let kindsQ = this.db.selectFrom('kind_counts').select((eb) => ['kind', eb.fn.sum<number>('n').as('n')]).groupBy('kind');
+    let typesQ = this.db
+      .selectFrom('type_counts')
+      .select((eb) => ['observation_type', eb.fn.sum<number>('n').as('n')])
+      .groupBy('observation_type');
+    if (namespace !== undefined) {
+      projectsQ = projectsQ.where('namespace', '=', namespace);
+      kindsQ = kindsQ.where('namespace', '=', namespace);
+      typesQ = typesQ.where('namespace', '=', namespace);
+    }
+    const [projects, kinds, types] = await Promise.all([projectsQ.orderBy('namespace').execute(), kindsQ.execute(), typesQ.execute()]);
+    const byKind = Object.fromEntries(kinds.map((k) => [k.kind, Number(k.n)]));
+    const byType = Object.fromEntries(types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]));
+    const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+    return {
+      events: { total: sum(byKind), byKind },
+      memories: { total: sum(byType), byType },
+      projects: projects.map((p) => ({
+        namespace: p.namespace,
+        events: p.events,
+        memories: p.memories,
+        ...(p.last_event_at !== null ? { lastEventAt: p.last_event_at } : {}),
+      })),
+    };
+  }
+
+  async sizeBytes(): Promise<number> {
+    if (this.path === ':memory:') return 0;
+    let total = 0;
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        total += statSync(this.path + suffix).size;
+      } catch {
+        // no such file: WAL not created yet
+      }
+    }
+    return total;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    // Let queued writes commit first: everything acknowledged must be on disk.
+    await this.#writes.enqueue(async () => undefined);
+    this.#closed = true;
+    await this.db.destroy();
+  }
+}

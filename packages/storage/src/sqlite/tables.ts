@@ -1,0 +1,68 @@
+/** Row shapes of the SQLite schema (see migrations.ts), for kysely's typed queries. */
+export interface Tables {
+  events: {
+    seq: number | undefined;
+    event_id: string;
+    namespace: string;
+    session_id: string;
+    kind: string;
+    valid_time: string;
+    received_at: string;
+    bytes: number;
+    json: string;
+  };
+  memory_records: {
+    rid: number | undefined;
+    record_id: string;
+    namespace: string;
+    strategy: string;
+    title: string;
+    summary: string;
+    facts: string;
+    concepts: string;
+    files: string;
+    observation_type: string;
+    source_event_ids: string;
+    created_at: string;
+    updated_at: string | null;
+    metadata: string | null;
+  };
+  pending: {
+    namespace: string;
+    event_id: string;
+    seq: number;
+    bytes: number;
+    appended_at: string;
+  };
+  retrieval_log: {
+    id: number | undefined;
+    namespace: string;
+    session_id: string | null;
+    event_id: string | null;
+    query: string;
+    record_ids: string;
+    scores: string;
+    latency_ms: number;
+    timed_out: number;
+    budget_cut: number;
+    error: string | null;
+    created_at: string;
+  };
+  extraction_log: {
+    id: number | undefined;
+    namespace: string;
+    extractor: string;
+    status: string;
+    batch_size: number;
+    records: number;
+    attempts: number;
+    duration_ms: number;
+    error: string | null;
+    started_at: string;
+  };
+  namespace_counts: { namespace: string; events: number; memories: number; last_event_at: string | null };
+  kind_counts: { namespace: string; kind: string; n: number };
+  type_counts: { namespace: string; observation_type: string; n: number };
+}
+
+export type RecordRow = Tables['memory_records'];

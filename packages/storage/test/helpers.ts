@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Event, type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { afterEach } from 'vitest';
+import { openSqliteStorage, type SqliteStorage } from '../src/index.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kiro-learn-storage-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function openTemp(): Promise<SqliteStorage> {
+  const storage = await openSqliteStorage({ path: join(tempDir(), 'data', 'kiro-learn.db') });
+  cleanups.push(() => storage.close());
+  return storage;
+}
+
+export const NS = '/actor/alice/project/payments-api/';
+
+export function event(overrides: Partial<Event> = {}): Event {
+  return {
+    event_id: newEventId(),
+    session_id: 'sess-1',
+    actor_id: 'alice',
+    namespace: NS,
+    schema_version: 1,
+    kind: 'prompt',
+    body: { type: 'text', content: 'why does the webhook test fail?' },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
+    ...overrides,
+  };
+}
+
+export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    record_id: newRecordId(),
+    namespace: NS,
+    strategy: 'builtin',
+    title: 'A memory',
+    summary: 'Something that happened.',
+    facts: [],
+    concepts: [],
+    files_touched: [],
+    observation_type: 'discovery',
+    source_event_ids: [newEventId()],
+    created_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
