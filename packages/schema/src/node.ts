@@ -5,4 +5,11 @@
  * Kept free of zod at run time: the shims import this and must start fast.
  */
 export { dataDir, ensureDataDir } from './node/paths.js';
+export {
+  normalizeRemote,
+  PROJECT_MARKERS,
+  type ProjectIdentity,
+  type ProjectIdentityOptions,
+  projectIdentity,
+} from './node/project.js';
 export { type CollectorAddress, collectorAddress } from './node/settings.js';
