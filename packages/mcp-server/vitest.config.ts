@@ -1,4 +1,8 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { shared } from '../../vitest.shared.ts';
 
-export default mergeConfig(shared, defineConfig({}));
+// The tests drive the real bin (dist/cli.js) as a child process, so build it first.
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { globalSetup: ['test/global-setup.ts'] } }),
+);

@@ -1,0 +1,27 @@
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { cut, oneLine } from './text.js';
+
+/** Length of the one-line summary in listings: enough to judge relevance, cheap in tokens. */
+export const GIST_LENGTH = 160;
+
+/** A summary as one short line, markdown headings left out (session summaries start with one). */
+export function gist(summary: string, max = GIST_LENGTH): string {
+  return cut(oneLine(summary.replace(/^#{1,6} .*$/gm, '')), max);
+}
+
+/** One listing line: id, type, date, title and gist; the model asks for the rest by id. */
+export function recordLine(record: MemoryRecord): string {
+  const date = record.created_at.slice(0, 10);
+  return `- ${record.record_id} · ${record.observation_type} · ${date} · ${oneLine(record.title)}: ${gist(record.summary)}`;
+}
+
+/** The search_memory result text. */
+export function formatSearch(query: string, records: MemoryRecord[]): string {
+  if (records.length === 0) return `No memories in this project match "${oneLine(query)}".`;
+  const noun = records.length === 1 ? 'memory' : 'memories';
+  return [
+    `${records.length} ${noun} in this project for "${oneLine(query)}", best first. Call get_memories with the ids you need for details.`,
+    '',
+    ...records.map(recordLine),
+  ].join('\n');
+}

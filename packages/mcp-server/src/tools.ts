@@ -1,0 +1,278 @@
+import {
+  isRecordId,
+  type MemoryRecord,
+  newRecordId,
+  type ObservationType,
+} from '@kiro-learn/schema';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CollectorClient } from './collector.js';
+import { McpServerError } from './errors.js';
+import { formatSearch } from './format.js';
+import { TOOL_INPUTS } from './inputs.js';
+import { buildSessionSummary } from './summary.js';
+import { oneLine } from './text.js';
+import { around, recordPages, turnPages } from './timeline.js';
+
+/** What the tools need from the server around them. */
+export interface ToolContext {
+  /** The collector's HTTP API. */
+  client: CollectorClient;
+  /** The current project: its directory and namespace. */
+  project(): Promise<{ dir: string; namespace: string }>;
+  /** Stores a `note` event recording a save and returns its id (the record's source event). */
+  note(tool: string, args: unknown): Promise<string>;
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+/** Runs a tool body; any failure becomes an `isError` result the model can read and act on. */
+async function safely(body: () => Promise<string>): Promise<CallToolResult> {
+  try {
+    return text(await body());
+  } catch (error) {
+    const message =
+      error instanceof McpServerError
+        ? error.message
+        : `kiro-learn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    return { ...text(message), isError: true };
+  }
+}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+
+/** Registers the seven kiro-learn tools on `server`. */
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  const { client } = ctx;
+
+  /** A record of the current project, or a not_found / other_project error. */
+  async function ownRecord(recordId: string): Promise<MemoryRecord> {
+    const { namespace } = await ctx.project();
+    const record = await client.getMemory(recordId);
+    if (!record) {
+      throw new McpServerError(
+        'not_found',
+        `no memory record ${recordId}: check the id with search_memory`,
+      );
+    }
+    if (record.namespace !== namespace) {
+      throw new McpServerError(
+        'other_project',
+        `record ${recordId} belongs to another project; these tools only reach the current project's records`,
+      );
+    }
+    return record;
+  }
+
+  async function save(
+    tool: string,
+    args: unknown,
+    fields: Omit<MemoryRecord, 'record_id' | 'namespace' | 'source_event_ids' | 'created_at'>,
+  ): Promise<string> {
+    const { namespace } = await ctx.project();
+    const eventId = await ctx.note(tool, args);
+    const { record_id } = await client.postMemory({
+      record_id: newRecordId(),
+      namespace,
+      source_event_ids: [eventId],
+      created_at: new Date().toISOString(),
+      ...fields,
+    });
+    return `Saved ${fields.observation_type} record ${record_id}: "${fields.title}" (source event ${eventId}).`;
+  }
+
+  server.registerTool(
+    'search_memory',
+    {
+      title: 'Search project memory',
+      description:
+        "Search this project's kiro-learn memory: decisions, errors and their fixes, patterns, discoveries and session summaries from earlier sessions. Use it before investigating something that may have come up before, or when the user refers to earlier work. Returns one line per record (id, type, date, title, gist), best first; then call get_memories for the few records you need in full.",
+      inputSchema: TOOL_INPUTS.search_memory,
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      safely(async () => {
+        const { namespace } = await ctx.project();
+        const records = await client.search({ namespace, ...args });
+        // The collector scopes by namespace already; checked again so no other project leaks.
+        return formatSearch(
+          args.query,
+          records.filter((record) => record.namespace === namespace),
+        );
+      }),
+  );
+
+  server.registerTool(
+    'get_memories',
+    {
+      title: 'Get memory records',
+      description:
+        'Full memory records by id: summary, facts, concepts, files touched and source event ids, as JSON. Use after search_memory or timeline, for the records whose details you need.',
+      inputSchema: TOOL_INPUTS.get_memories,
+      annotations: READ_ONLY,
+    },
+    ({ ids }) =>
+      safely(async () => {
+        const { namespace } = await ctx.project();
+        const unique = [...new Set(ids)];
+        const found = await Promise.all(unique.map((id) => client.getMemory(id)));
+        const records = found.filter(
+          (record): record is MemoryRecord => record?.namespace === namespace,
+        );
+        const missing = unique.filter((id) => !records.some((record) => record.record_id === id));
+        if (records.length === 0) {
+          throw new McpServerError(
+            'not_found',
+            `none of these ids is a memory record of this project: ${missing.join(', ')}. Find ids with search_memory or timeline`,
+          );
+        }
+        const note =
+          missing.length > 0 ? `\n\nNot found in this project: ${missing.join(', ')}` : '';
+        return JSON.stringify(records, null, 2) + note;
+      }),
+  );
+
+  server.registerTool(
+    'timeline',
+    {
+      title: 'Project timeline',
+      description:
+        "What happened in this project around a point, oldest first: memory records and turn summaries, one line each. Pass a record id to see the work around it, or an ISO time; without `around`, the most recent history. Use get_memories or get_event on a line's id for details.",
+      inputSchema: TOOL_INPUTS.timeline,
+      annotations: READ_ONLY,
+    },
+    ({ around: point, before, after }) =>
+      safely(async () => {
+        const { namespace } = await ctx.project();
+        let anchor = Date.now();
+        let label = 'now';
+        if (point !== undefined && isRecordId(point)) {
+          anchor = Date.parse((await ownRecord(point)).created_at);
+          label = `record ${point}`;
+        } else if (point !== undefined) {
+          anchor = Date.parse(point);
+          label = point;
+        }
+        const [records, turns] = await Promise.all([
+          around(recordPages(client, namespace), anchor, before, after),
+          around(turnPages(client, namespace), anchor, before, after),
+        ]);
+        const merged = [...records, ...turns].sort((a, b) => b.at - a.at);
+        const entries = await around([merged], anchor, before, after);
+        if (entries.length === 0) return `Nothing is recorded in this project around ${label}.`;
+        return [
+          `Timeline of this project around ${label}, oldest first (time · id · what):`,
+          '',
+          ...entries.map((entry) => entry.line),
+        ].join('\n');
+      }),
+  );
+
+  server.registerTool(
+    'get_event',
+    {
+      title: 'Get raw event',
+      description:
+        "The raw stored event (a prompt, tool use, turn summary or note) by id, exactly as stored, as JSON. Use it to recover a detail a memory record's summary left out: a record's source_event_ids name the events it was distilled from.",
+      inputSchema: TOOL_INPUTS.get_event,
+      annotations: READ_ONLY,
+    },
+    ({ event_id }) =>
+      safely(async () => {
+        const { namespace } = await ctx.project();
+        const raw = await client.getEventText(event_id);
+        if (raw === undefined) {
+          throw new McpServerError(
+            'not_found',
+            `no event ${event_id}: take event ids from a record's source_event_ids`,
+          );
+        }
+        let stored: unknown;
+        try {
+          stored = JSON.parse(raw);
+        } catch {
+          stored = undefined;
+        }
+        if ((stored as { namespace?: unknown } | undefined)?.namespace !== namespace) {
+          throw new McpServerError(
+            'other_project',
+            `event ${event_id} belongs to another project; get_event only returns the current project's events`,
+          );
+        }
+        // The collector's bytes, untouched: re-serialising could reorder or re-escape fields.
+        return raw;
+      }),
+  );
+
+  server.registerTool(
+    'save_session_summary',
+    {
+      title: 'Save session summary',
+      description:
+        "Save a summary of this session's work to kiro-learn memory so future sessions start informed. Call it at the end of a substantial turn (a fix, a feature, an investigation), not after small talk or trivial edits. The summary is laid out as four sections (investigated, learned, completed, next steps); if together they exceed 4000 characters, whole sections are dropped from the bottom, so put the essentials first. Secrets are scrubbed before storage.",
+      inputSchema: TOOL_INPUTS.save_session_summary,
+      annotations: WRITES,
+    },
+    (args) =>
+      safely(() =>
+        save('save_session_summary', args, {
+          strategy: 'mcp_session_summary',
+          observation_type: 'session_summary',
+          facts: [],
+          concepts: [],
+          ...buildSessionSummary(args),
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'save_observation',
+    {
+      title: 'Save observation',
+      description:
+        'Save one durable piece of knowledge about this project to kiro-learn memory: a decision and its reason, an error and its fix, a pattern, a discovery. Use it when you learn something a future session would otherwise have to rediscover. Keep it self-contained; secrets are scrubbed before storage.',
+      inputSchema: TOOL_INPUTS.save_observation,
+      annotations: WRITES,
+    },
+    (args) =>
+      safely(() =>
+        save('save_observation', args, {
+          strategy: 'mcp_observation',
+          observation_type: args.observation_type as ObservationType,
+          title: oneLine(args.title),
+          summary: args.summary,
+          facts: args.facts,
+          concepts: args.concepts,
+          files_touched: [...new Set(args.files)],
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'forget_memory',
+    {
+      title: 'Forget memory record',
+      description:
+        'Delete one memory record of this project, for example one that is wrong or outdated. This cannot be undone; the raw events it came from are kept.',
+      inputSchema: TOOL_INPUTS.forget_memory,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ record_id }) =>
+      safely(async () => {
+        const record = await ownRecord(record_id);
+        if (!(await client.deleteMemory(record_id))) {
+          throw new McpServerError(
+            'not_found',
+            `no memory record ${record_id}: it may already be deleted`,
+          );
+        }
+        return `Deleted record ${record_id}: "${record.title}". Its source events are kept.`;
+      }),
+  );
+}
