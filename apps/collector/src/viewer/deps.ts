@@ -1,0 +1,21 @@
+import type { StorageBackend } from '@kiro-learn/storage';
+
+/** What the viewer needs from the collector that mounts it. */
+export interface ViewerDeps {
+  /** The collector's open storage: records, logs, pending sizes and totals come from it. */
+  storage: StorageBackend;
+  /** The collector's version, shown on the health screen. */
+  version: string;
+  /** When the collector started, in epoch milliseconds (for its uptime). */
+  startedAt: number;
+  /** Names the extractor in use, e.g. `ACP: kiro-cli acp --agent kiro-learn-compressor` or `built-in`. */
+  extractor: () => string;
+  /** A project's circuit-breaker state (`closed`, `open`, …); undefined when it has no watcher. */
+  breakerState?: (namespace: string) => string | undefined;
+  /** Starts extracting a project's pending events now; rejects with a reason it cannot. */
+  extractNow?: (namespace: string) => Promise<void>;
+  /** Folder of the bundled page (index.html, app.js, app.css); defaults to the package's dist/ui. */
+  assetsDir?: string;
+  /** Clock in epoch milliseconds; defaults to Date.now. */
+  now?: () => number;
+}

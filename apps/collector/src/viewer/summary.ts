@@ -1,0 +1,34 @@
+import { bodyText, type Event, parseNamespace } from '@kiro-learn/schema';
+
+/** What a list row shows of an event: never the whole body, which may be a megabyte. */
+export interface EventSummary {
+  event_id: string;
+  kind: Event['kind'];
+  surface: Event['source']['surface'];
+  namespace: string;
+  project: string;
+  session_id: string;
+  valid_time: string;
+  preview: string;
+}
+
+const PREVIEW_CHARS = 240;
+
+export function summarizeEvent(event: Event): EventSummary {
+  const text = bodyText(event.body).replace(/\s+/g, ' ').trim();
+  return {
+    event_id: event.event_id,
+    kind: event.kind,
+    surface: event.source.surface,
+    namespace: event.namespace,
+    project: projectName(event.namespace),
+    session_id: event.session_id,
+    valid_time: event.valid_time,
+    preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+  };
+}
+
+/** The project id of a namespace, or the namespace itself when it does not parse. */
+export function projectName(namespace: string): string {
+  return parseNamespace(namespace)?.projectId ?? namespace;
+}

@@ -1,0 +1,115 @@
+import { api, describe } from './api.js';
+import { fill, h } from './dom.js';
+import { ago, bytes, count, duration } from './format.js';
+import type { ProjectRow } from './types.js';
+
+function lastExtraction(row: ProjectRow): HTMLElement {
+  const x = row.last_extraction;
+  if (!x) return h('span', { class: 'empty' }, 'never');
+  return h(
+    'span',
+    { class: `status-${x.status}` },
+    `${ago(x.startedAt)} · ${x.status} · ${count(x.records)} records in ${duration(x.durationMs)}`,
+    x.error && h('span', { class: 'reason' }, ` — ${x.error}`),
+  );
+}
+
+function extractButton(row: ProjectRow, after: () => void): HTMLElement {
+  const out = h('span', { class: 'note', role: 'status' });
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      disabled: row.pending.count === 0,
+      title: row.pending.count === 0 ? 'Nothing pending' : 'Extract the pending events now',
+      'aria-label': `Extract now: ${row.project}`,
+    },
+    'Extract now',
+  );
+  button.addEventListener('click', async () => {
+    button.setAttribute('disabled', '');
+    out.textContent = 'starting…';
+    try {
+      await api('/ui/api/projects/extract', { method: 'POST', body: { namespace: row.namespace } });
+      out.textContent = 'started';
+      after();
+    } catch (error) {
+      out.textContent = describe(error);
+      out.classList.add('error');
+      button.removeAttribute('disabled');
+    }
+  });
+  return h('span', { class: 'extract' }, button, out);
+}
+
+export function renderProjects(view: HTMLElement): void {
+  const status = h('p', { class: 'status', role: 'status' }, 'Loading…');
+  const body = h('tbody');
+  fill(
+    view,
+    h('div', { class: 'toolbar' }, h('h1', {}, 'Projects')),
+    status,
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        {},
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Project', 'Events', 'Memories', 'Pending', 'Breaker', 'Last extraction', ''].map(
+              (t) => h('th', { scope: 'col' }, t),
+            ),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
+  const load = () =>
+    api<{ items: ProjectRow[] }>('/ui/api/projects')
+      .then(({ items }) => {
+        status.textContent = items.length
+          ? `${count(items.length)} project${items.length === 1 ? '' : 's'}`
+          : 'No projects yet: run kiro-learn init in a project, then work in it.';
+        fill(
+          body,
+          items.map((row) =>
+            h(
+              'tr',
+              {},
+              h(
+                'th',
+                { scope: 'row' },
+                h('a', { href: `#/memories?ns=${encodeURIComponent(row.namespace)}` }, row.project),
+                h('small', { class: 'ns' }, row.namespace),
+              ),
+              h('td', { class: 'num' }, count(row.events)),
+              h('td', { class: 'num' }, count(row.memories)),
+              h(
+                'td',
+                { class: 'num' },
+                `${count(row.pending.count)} · ${bytes(row.pending.bytes)}`,
+              ),
+              h('td', {}, h('span', { class: `badge breaker-${row.breaker}` }, row.breaker)),
+              h('td', {}, lastExtraction(row)),
+              h(
+                'td',
+                {},
+                extractButton(row, () => setTimeout(load, 1500)),
+              ),
+            ),
+          ),
+        );
+      })
+      .catch((error: unknown) => {
+        status.textContent = describe(error);
+        status.classList.add('error');
+      });
+  void load();
+}

@@ -1,0 +1,214 @@
+import { api, describe, qs } from './api.js';
+import { fill, h } from './dom.js';
+import { count, project, when } from './format.js';
+import { openRawEvent } from './raw-event.js';
+import { flash, go } from './router.js';
+import type { MemoryRecord, SourcesPage } from './types.js';
+
+const SOURCES_PAGE = 50;
+
+function section(title: string, ...content: (Node | string | false)[]): HTMLElement {
+  return h('section', {}, h('h2', {}, title), ...content);
+}
+
+function sources(record: MemoryRecord): HTMLElement {
+  const list = h('ol', { class: 'sources' });
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
+  const note = h('p', { class: 'status', role: 'status' });
+  let offset = 0;
+  const load = async () => {
+    try {
+      const page = await api<SourcesPage>(
+        `/ui/api/memories/${record.record_id}/sources${qs({ limit: SOURCES_PAGE, offset })}`,
+      );
+      for (const item of page.items) {
+        list.append(
+          'missing' in item
+            ? h('li', { class: 'missing' }, h('code', {}, item.event_id), ' — no longer stored')
+            : h(
+                'li',
+                {},
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'source-row',
+                    onclick: () => void openRawEvent(item.event_id),
+                  },
+                  h('time', { datetime: item.valid_time }, when(item.valid_time)),
+                  h('span', { class: `badge kind-${item.kind}` }, item.kind.replace('_', ' ')),
+                  h('span', { class: 'meta' }, item.surface),
+                  h('span', { class: 'preview' }, item.preview || '(empty body)'),
+                ),
+              ),
+        );
+      }
+      offset += page.items.length;
+      more.hidden = offset >= page.total;
+      note.textContent = `${count(page.total)} source event${page.total === 1 ? '' : 's'}; open one to see it exactly as stored.`;
+    } catch (error) {
+      note.textContent = describe(error);
+      note.classList.add('error');
+    }
+  };
+  more.addEventListener('click', () => void load());
+  void load();
+  return section('Source events', note, list, more);
+}
+
+function show(view: HTMLElement, record: MemoryRecord): void {
+  const actions = h('div', { class: 'actions' });
+  const message = h('p', { class: 'status', role: 'status' });
+  const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit');
+  const del = h('button', { type: 'button', class: 'danger' }, 'Delete');
+  const resetActions = () => fill(actions, edit, del);
+  edit.addEventListener('click', () => editForm(view, record));
+  del.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, delete it');
+    const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
+    fill(actions, h('span', {}, 'Delete this memory for good? '), yes, no);
+    no.addEventListener('click', () => {
+      resetActions();
+      del.focus();
+    });
+    yes.addEventListener('click', async () => {
+      try {
+        await api(`/v1/memories/${record.record_id}`, { method: 'DELETE' });
+        flash(`Deleted “${record.title}”.`);
+        go('#/memories');
+      } catch (error) {
+        message.textContent = describe(error);
+        message.classList.add('error');
+        resetActions();
+      }
+    });
+    no.focus();
+  });
+  resetActions();
+
+  const list = (items: string[], empty: string, code = false) =>
+    items.length
+      ? h(
+          'ul',
+          {},
+          items.map((item) => h('li', {}, code ? h('code', {}, item) : item)),
+        )
+      : h('p', { class: 'empty' }, empty);
+
+  fill(
+    view,
+    h('a', { href: '#/memories', class: 'back' }, '← Memories'),
+    h('div', { class: 'toolbar' }, h('h1', { class: 'record-title' }, record.title), actions),
+    h(
+      'p',
+      { class: 'meta' },
+      h(
+        'span',
+        { class: `badge type-${record.observation_type}` },
+        record.observation_type.replace('_', ' '),
+      ),
+      ` ${project(record.namespace)} · ${record.strategy} · created ${when(record.created_at)}`,
+      record.updated_at && ` · edited ${when(record.updated_at)}`,
+      ' · ',
+      h('code', {}, record.record_id),
+    ),
+    message,
+    section('Summary', h('p', { class: 'summary' }, record.summary)),
+    section('Facts', list(record.facts, 'No facts.')),
+    section(
+      'Concepts',
+      record.concepts.length
+        ? h(
+            'p',
+            { class: 'chips' },
+            record.concepts.map((c) => h('span', { class: 'chip' }, c)),
+          )
+        : h('p', { class: 'empty' }, 'No concepts.'),
+    ),
+    section('Files', list(record.files_touched, 'No files.', true)),
+    sources(record),
+  );
+}
+
+function editForm(view: HTMLElement, record: MemoryRecord): void {
+  const error = h('p', { class: 'status error', role: 'alert', hidden: true });
+  const form = h(
+    'form',
+    { class: 'edit' },
+    h(
+      'label',
+      {},
+      'Title',
+      h('input', { name: 'title', required: true, maxlength: 200, value: record.title }),
+    ),
+    h(
+      'label',
+      {},
+      'Summary',
+      h('textarea', { name: 'summary', required: true, maxlength: 4000, rows: 8 }, record.summary),
+    ),
+    h(
+      'label',
+      {},
+      'Facts, one per line',
+      h('textarea', { name: 'facts', rows: 6 }, record.facts.join('\n')),
+    ),
+    error,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit' }, 'Save'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', onclick: () => show(view, record) },
+        'Cancel',
+      ),
+    ),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    try {
+      const updated = await api<MemoryRecord>(`/v1/memories/${record.record_id}`, {
+        method: 'PATCH',
+        body: {
+          title: text('title'),
+          summary: text('summary'),
+          facts: text('facts')
+            .split('\n')
+            .map((f) => f.trim())
+            .filter(Boolean),
+        },
+      });
+      // A PATCH that answers with something other than the record: read it back.
+      show(
+        view,
+        updated?.record_id ? updated : await api<MemoryRecord>(`/v1/memories/${record.record_id}`),
+      );
+    } catch (failure) {
+      error.textContent = describe(failure);
+      error.hidden = false;
+    }
+  });
+  fill(
+    view,
+    h('a', { href: `#/memories/${record.record_id}`, class: 'back' }, '← Back'),
+    h('h1', {}, 'Edit memory'),
+    form,
+  );
+  form.querySelector('input')?.focus();
+}
+
+export function renderRecord(view: HTMLElement, recordId: string): void {
+  fill(view, h('p', { class: 'status' }, 'Loading…'));
+  api<MemoryRecord>(`/v1/memories/${encodeURIComponent(recordId)}`)
+    .then((record) => show(view, record))
+    .catch((error: unknown) =>
+      fill(
+        view,
+        h('a', { href: '#/memories', class: 'back' }, '← Memories'),
+        h('p', { class: 'status error' }, describe(error)),
+      ),
+    );
+}

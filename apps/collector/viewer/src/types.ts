@@ -1,0 +1,48 @@
+// Shapes the page reads. Type-only imports: nothing of the server is bundled.
+import type { Event, ListMemoriesResponse, MemoryRecord } from '@kiro-learn/schema';
+import type { ExtractionLogEntry, RetrievalLogEntry } from '@kiro-learn/storage';
+import type { EventSummary, LatencyBucket, ProjectRow } from '../../src/viewer/index.js';
+
+export type {
+  Event,
+  EventSummary,
+  ExtractionLogEntry,
+  LatencyBucket,
+  ListMemoriesResponse,
+  MemoryRecord,
+  ProjectRow,
+  RetrievalLogEntry,
+};
+
+export interface Activity {
+  events: EventSummary[];
+  extractions: ExtractionLogEntry[];
+  retrievals: RetrievalLogEntry[];
+}
+
+export type SourceItem = EventSummary | { event_id: string; missing: true };
+
+export interface SourcesPage {
+  items: SourceItem[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface Health {
+  version: string;
+  uptime_s: number;
+  started_at: string;
+  db_bytes: number;
+  extractor: string;
+  events: number;
+  memories: number;
+  projects: number;
+  latency: LatencyBucket[];
+}
+
+/** One row of the live feed. */
+export type FeedItem =
+  | { type: 'event'; key: string; at: string; event: EventSummary }
+  | { type: 'extraction'; key: string; at: string; extraction: ExtractionLogEntry }
+  | { type: 'retrieval'; key: string; at: string; retrieval: RetrievalLogEntry };
