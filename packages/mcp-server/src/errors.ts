@@ -7,9 +7,7 @@ export type McpServerErrorCode =
   /** No record or event with that id in the current project. */
   | 'not_found'
   /** The id belongs to another project. */
-  | 'other_project'
-  /** The working directory or announced root cannot be mapped to a project. */
-  | 'no_project';
+  | 'other_project';
 
 /** The one error class of @kiro-learn/mcp-server; its message is written for the model to act on. */
 export class McpServerError extends Error {

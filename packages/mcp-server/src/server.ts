@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Event, newEventId, newUlid, parseNamespace } from '@kiro-learn/schema';
+import { projectIdentity } from '@kiro-learn/schema/node';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCollectorClient } from './collector.js';
 import type { McpServerConfig } from './config.js';
-import { McpServerError } from './errors.js';
-import { namespaceForDir } from './project.js';
 import { registerTools, type ToolContext } from './tools.js';
 
 /** The package version, reported to clients and stamped on note events. */
@@ -36,16 +35,10 @@ export function createMcpServer(config: Readonly<McpServerConfig>): McpServer {
   const sessionId = `mcp-${newUlid()}`;
   let project: Promise<{ dir: string; namespace: string }> | undefined;
 
+  /** The hooks' own project-identity function, so tools and hooks share one namespace. */
   async function resolveProject() {
     const dir = (await announcedRoot()) ?? config.projectDir;
-    try {
-      return { dir, namespace: namespaceForDir(dir) };
-    } catch (error) {
-      throw new McpServerError(
-        'no_project',
-        `cannot tell which project ${dir} is (${error instanceof Error ? error.message : error}): start the MCP server from the project directory`,
-      );
-    }
+    return { dir, namespace: projectIdentity(dir).namespace };
   }
 
   /** The first `file:` root the client announces, when it supports roots and answers in time. */
@@ -68,10 +61,6 @@ export function createMcpServer(config: Readonly<McpServerConfig>): McpServer {
     client,
     project: () => {
       project ??= resolveProject();
-      // A failed resolution is retried on the next call rather than cached.
-      project.catch(() => {
-        project = undefined;
-      });
       return project;
     },
     async note(tool, args) {
