@@ -7,10 +7,16 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NO_COLOR: process.env.NO_COLOR ?? '1' };
+const env = {
+  ...process.env,
+  TURBO_TELEMETRY_DISABLED: '1',
+  NO_COLOR: process.env.NO_COLOR ?? '1',
+};
 const reports = ['packages', 'apps', 'tests']
   .filter((dir) => existsSync(join(root, dir)))
-  .flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(root, dir, name, 'test-results.json')));
+  .flatMap((dir) =>
+    readdirSync(join(root, dir)).map((name) => join(root, dir, name, 'test-results.json')),
+  );
 
 function run(label, cmd, args) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
@@ -21,7 +27,14 @@ function run(label, cmd, args) {
 for (const report of reports) rmSync(report, { force: true });
 const steps = [
   run('lint', 'biome', ['ci', '.']),
-  run('typecheck, test, publint', 'turbo', ['run', 'typecheck', 'test', 'publint', '--continue', '--output-logs=new-only']),
+  run('typecheck, test, publint', 'turbo', [
+    'run',
+    'typecheck',
+    'test',
+    'publint',
+    '--continue',
+    '--output-logs=new-only',
+  ]),
 ];
 
 let passed = 0;

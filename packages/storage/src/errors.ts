@@ -1,5 +1,10 @@
 /** Error codes of this package. */
-export type StorageErrorCode = 'migration_failed' | 'migration_drift' | 'closed' | 'invalid_cursor' | 'io';
+export type StorageErrorCode =
+  | 'migration_failed'
+  | 'migration_drift'
+  | 'closed'
+  | 'invalid_cursor'
+  | 'io';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

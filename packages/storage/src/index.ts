@@ -31,5 +31,10 @@ export type {
   StorageStats,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
-export { DEFAULT_COLUMN_WEIGHTS, openSqliteStorage, type SqliteStorage, type SqliteStorageOptions } from './sqlite/open.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
+export {
+  DEFAULT_COLUMN_WEIGHTS,
+  openSqliteStorage,
+  type SqliteStorage,
+  type SqliteStorageOptions,
+} from './sqlite/open.js';

@@ -44,7 +44,9 @@ describe('durability', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     const storage = await openSqliteStorage({ path });
     try {
-      const stored = new Set((await storage.listPending('/actor/a/project/p/')).map((p) => p.eventId));
+      const stored = new Set(
+        (await storage.listPending('/actor/a/project/p/')).map((p) => p.eventId),
+      );
       const missing = acknowledged.filter((id) => !stored.has(id));
       expect(missing).toEqual([]);
       expect(await storage.getEvent(acknowledged.at(-1)!)).toBeDefined();

@@ -4,7 +4,11 @@
  * A failing batch is retried item by item so one bad write cannot fail its neighbours.
  */
 export class WriteBatcher<Ctx> {
-  readonly #queue: Array<{ run: (ctx: Ctx) => Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void }> = [];
+  readonly #queue: Array<{
+    run: (ctx: Ctx) => Promise<unknown>;
+    resolve: (v: unknown) => void;
+    reject: (e: unknown) => void;
+  }> = [];
   readonly #transaction: <T>(work: (ctx: Ctx) => Promise<T>) => Promise<T>;
   readonly #maxBatch: number;
   #scheduled = false;

@@ -8,7 +8,9 @@ describe('events', () => {
     const storage = await openTemp();
     const e = event();
     expect(await storage.putEvent(e)).toEqual({ stored: true });
-    expect(await storage.putEvent({ ...e, body: { type: 'text', content: 'changed' } })).toEqual({ stored: false });
+    expect(await storage.putEvent({ ...e, body: { type: 'text', content: 'changed' } })).toEqual({
+      stored: false,
+    });
     expect(await storage.getEvent(e.event_id)).toEqual(e);
     expect(await storage.getEventJson(e.event_id)).toBe(JSON.stringify(e));
     expect((await storage.stats()).events.total).toBe(1);
@@ -35,7 +37,10 @@ describe('events', () => {
     const storage = await openTemp();
     const a = event();
     const b = event();
-    await Promise.all([storage.putEvent(a, { pending: true }), storage.putEvent(b, { pending: true })]);
+    await Promise.all([
+      storage.putEvent(a, { pending: true }),
+      storage.putEvent(b, { pending: true }),
+    ]);
     await storage.putEvent(a, { pending: true }); // duplicate: not appended twice
     const pending = await storage.listPending(NS);
     expect(pending.map((p) => p.eventId)).toEqual([a.event_id, b.event_id]);

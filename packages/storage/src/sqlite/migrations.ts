@@ -8,7 +8,7 @@ export interface Migration {
   statements: readonly string[];
 }
 
-const TOKENIZER = "porter unicode61 remove_diacritics 2";
+const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 /**
  * The schema, in order. Never edit a migration that has shipped: add a new one. The
@@ -45,35 +45,36 @@ export const MIGRATIONS: readonly Migration[] = [
         source_event_ids TEXT NOT NULL,
         created_at TEXT NOT NULL,
         updated_at TEXT,
-        metadata TEXT
+        metadata TEXT,
+        ns_token TEXT NOT NULL
       )`,
       'CREATE INDEX memory_records_namespace_created ON memory_records (namespace, created_at, record_id)',
       'CREATE INDEX memory_records_created ON memory_records (created_at, record_id)',
       `CREATE VIRTUAL TABLE memory_fts USING fts5(
-        title, summary, facts, concepts, files,
+        title, summary, facts, concepts, files, ns_token,
         content='memory_records', content_rowid='rid', tokenize='${TOKENIZER}'
       )`,
       "CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_fts, 'row')",
       `CREATE TRIGGER memory_records_ai AFTER INSERT ON memory_records BEGIN
-        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files)
-        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files);
+        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files, ns_token)
+        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files, new.ns_token);
         INSERT INTO namespace_counts (namespace, memories) VALUES (new.namespace, 1)
           ON CONFLICT (namespace) DO UPDATE SET memories = memories + 1;
         INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
           ON CONFLICT (namespace, observation_type) DO UPDATE SET n = n + 1;
       END`,
       `CREATE TRIGGER memory_records_ad AFTER DELETE ON memory_records BEGIN
-        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files)
-        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files);
+        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files, ns_token)
+        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files, old.ns_token);
         UPDATE namespace_counts SET memories = memories - 1 WHERE namespace = old.namespace;
         UPDATE type_counts SET n = n - 1
           WHERE namespace = old.namespace AND observation_type = old.observation_type;
       END`,
       `CREATE TRIGGER memory_records_au AFTER UPDATE ON memory_records BEGIN
-        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files)
-        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files);
-        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files)
-        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files);
+        INSERT INTO memory_fts (memory_fts, rowid, title, summary, facts, concepts, files, ns_token)
+        VALUES ('delete', old.rid, old.title, old.summary, old.facts, old.concepts, old.files, old.ns_token);
+        INSERT INTO memory_fts (rowid, title, summary, facts, concepts, files, ns_token)
+        VALUES (new.rid, new.title, new.summary, new.facts, new.concepts, new.files, new.ns_token);
         UPDATE type_counts SET n = n - 1
           WHERE namespace = old.namespace AND observation_type = old.observation_type;
         INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
@@ -180,12 +181,18 @@ export async function migrate(db: Kysely<unknown>, migrations = MIGRATIONS): Pro
       await db.transaction().execute(async (trx) => {
         for (const statement of migration.statements) await sql.raw(statement).execute(trx);
         await sql`INSERT INTO schema_migrations (name, checksum, applied_at)
-          VALUES (${migration.name}, ${checksum(migration)}, ${new Date().toISOString()})`.execute(trx);
+          VALUES (${migration.name}, ${checksum(migration)}, ${new Date().toISOString()})`.execute(
+          trx,
+        );
       });
     } catch (error) {
-      throw new StorageError('migration_failed', `migration ${migration.name} failed: ${String(error)}`, {
-        cause: error,
-      });
+      throw new StorageError(
+        'migration_failed',
+        `migration ${migration.name} failed: ${String(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     ran.push(migration.name);
   }

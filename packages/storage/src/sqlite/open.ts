@@ -26,10 +26,10 @@ import type {
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
-import { escapeLike, tokenize } from '../query/tokenize.js';
+import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import { WriteBatcher } from './batcher.js';
 import { migrate } from './migrations.js';
-import { recordFromRow, rowFromRecord } from './rows.js';
+import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
 
 /** Options of `openSqliteStorage`. */
@@ -77,7 +77,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     sqlite = new Database(path);
   } catch (error) {
-    throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, { cause: error });
+    throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
+      cause: error,
+    });
   }
   if (path !== ':memory:') chmodSync(path, 0o600);
   sqlite.pragma('journal_mode = WAL');
@@ -113,7 +115,12 @@ class SqliteBackend implements SqliteStorage {
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
 
-  constructor(db: Kysely<Tables>, sqlite: Database.Database, path: string, options: SqliteStorageOptions) {
+  constructor(
+    db: Kysely<Tables>,
+    sqlite: Database.Database,
+    path: string,
+    options: SqliteStorageOptions,
+  ) {
     this.db = db;
     this.#sqlite = sqlite;
     this.path = path;
@@ -173,7 +180,11 @@ class SqliteBackend implements SqliteStorage {
 
   async getEventJson(eventId: string): Promise<string | undefined> {
     this.#open();
-    const row = await this.db.selectFrom('events').select('json').where('event_id', '=', eventId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('events')
+      .select('json')
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
     return row?.json;
   }
 
@@ -202,7 +213,10 @@ class SqliteBackend implements SqliteStorage {
       if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
       q = q.where('seq', '<', Number(query.cursor));
     }
-    const rows = await q.orderBy('seq', 'desc').limit(query.limit + 1).execute();
+    const rows = await q
+      .orderBy('seq', 'desc')
+      .limit(query.limit + 1)
+      .execute();
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
@@ -225,26 +239,45 @@ class SqliteBackend implements SqliteStorage {
 
   async getRecord(recordId: string): Promise<MemoryRecord | undefined> {
     this.#open();
-    const row = await this.db.selectFrom('memory_records').selectAll().where('record_id', '=', recordId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('memory_records')
+      .selectAll()
+      .where('record_id', '=', recordId)
+      .executeTakeFirst();
     return row ? recordFromRow(row) : undefined;
   }
 
   async getRecords(recordIds: readonly string[]): Promise<MemoryRecord[]> {
     this.#open();
     if (recordIds.length === 0) return [];
-    const rows = await this.db.selectFrom('memory_records').selectAll().where('record_id', 'in', [...recordIds]).execute();
+    const rows = await this.db
+      .selectFrom('memory_records')
+      .selectAll()
+      .where('record_id', 'in', [...recordIds])
+      .execute();
     const byId = new Map(rows.map((row) => [row.record_id, recordFromRow(row)]));
     return recordIds.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async updateRecord(recordId: string, patch: MemoryRecordPatch): Promise<MemoryRecord | undefined> {
+  async updateRecord(
+    recordId: string,
+    patch: MemoryRecordPatch,
+  ): Promise<MemoryRecord | undefined> {
     this.#open();
     return this.#writes.enqueue(async (trx) => {
-      const row = await trx.selectFrom('memory_records').selectAll().where('record_id', '=', recordId).executeTakeFirst();
+      const row = await trx
+        .selectFrom('memory_records')
+        .selectAll()
+        .where('record_id', '=', recordId)
+        .executeTakeFirst();
       if (!row) return undefined;
       const updated: MemoryRecord = { ...recordFromRow(row), ...patch, updated_at: now() };
       const { rid: _rid, ...values } = rowFromRecord(updated);
-      await trx.updateTable('memory_records').set(values).where('record_id', '=', recordId).execute();
+      await trx
+        .updateTable('memory_records')
+        .set(values)
+        .where('record_id', '=', recordId)
+        .execute();
       return updated;
     });
   }
@@ -252,7 +285,10 @@ class SqliteBackend implements SqliteStorage {
   async deleteRecord(recordId: string): Promise<boolean> {
     this.#open();
     return this.#writes.enqueue(async (trx) => {
-      const result = await trx.deleteFrom('memory_records').where('record_id', '=', recordId).executeTakeFirst();
+      const result = await trx
+        .deleteFrom('memory_records')
+        .where('record_id', '=', recordId)
+        .executeTakeFirst();
       return result.numDeletedRows > 0n;
     });
   }
@@ -261,7 +297,8 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     let q = this.db.selectFrom('memory_records');
     if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-    if (query.observationType !== undefined) q = q.where('observation_type', '=', query.observationType);
+    if (query.observationType !== undefined)
+      q = q.where('observation_type', '=', query.observationType);
     if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
     if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
     if (query.until !== undefined) q = q.where('created_at', '<', query.until);
@@ -276,7 +313,8 @@ class SqliteBackend implements SqliteStorage {
   }
 
   async #countRecords(query: ListRecordsOptions): Promise<number> {
-    const filtered = query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
+    const filtered =
+      query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
     if (!filtered && query.observationType !== undefined) {
       let q = this.db.selectFrom('type_counts').select((eb) => eb.fn.sum<number>('n').as('n'));
       q = q.where('observation_type', '=', query.observationType);
@@ -284,13 +322,16 @@ class SqliteBackend implements SqliteStorage {
       return Number((await q.executeTakeFirst())?.n ?? 0);
     }
     if (!filtered) {
-      let q = this.db.selectFrom('namespace_counts').select((eb) => eb.fn.sum<number>('memories').as('n'));
+      let q = this.db
+        .selectFrom('namespace_counts')
+        .select((eb) => eb.fn.sum<number>('memories').as('n'));
       if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
       return Number((await q.executeTakeFirst())?.n ?? 0);
     }
     let q = this.db.selectFrom('memory_records').select((eb) => eb.fn.countAll<number>().as('n'));
     if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-    if (query.observationType !== undefined) q = q.where('observation_type', '=', query.observationType);
+    if (query.observationType !== undefined)
+      q = q.where('observation_type', '=', query.observationType);
     if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
     if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
     if (query.until !== undefined) q = q.where('created_at', '<', query.until);
@@ -303,7 +344,12 @@ class SqliteBackend implements SqliteStorage {
     if (words.length === 0 || query.limit <= 0) return [];
     const stats = this.#termStats(words);
     const totalDocs = Number(
-      (await this.db.selectFrom('namespace_counts').select((eb) => eb.fn.sum<number>('memories').as('n')).executeTakeFirst())?.n ?? 0,
+      (
+        await this.db
+          .selectFrom('namespace_counts')
+          .select((eb) => eb.fn.sum<number>('memories').as('n'))
+          .executeTakeFirst()
+      )?.n ?? 0,
     );
     const plan = planQuery(stats, { ...this.#search, totalDocs });
     if (plan.match === '') return [];
@@ -340,12 +386,33 @@ class SqliteBackend implements SqliteStorage {
 
   async #ftsSearch(match: string, words: string[], query: SearchOptions): Promise<SearchHit[]> {
     const w = { ...this.#weights, ...query.weights };
-    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files})`;
-    const { rows } = await sql<RecordRow & { score: number }>`
-      SELECT r.*, ${rank} AS score FROM memory_fts JOIN memory_records r ON r.rid = memory_fts.rowid
-      WHERE memory_fts MATCH ${match} ${this.#filters(query)}
-      ORDER BY score, r.record_id DESC LIMIT ${query.limit}`.execute(this.db);
-    return rows.map(({ score, ...row }) => ({ record: recordFromRow(row), score: -score, terms: words, via: 'fts' as const }));
+    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files}, 0)`;
+    // Query terms may only hit content columns; the namespace token only its own column.
+    const content = `{title summary facts concepts files} : (${match})`;
+    const scoped =
+      query.namespace === undefined
+        ? content
+        : `ns_token : ${quoteTerm(namespaceToken(query.namespace))} AND ${content}`;
+    const filtered = query.observationType !== undefined || query.file !== undefined;
+    // Without extra filters, rank inside FTS5 and join only the top hits to their rows.
+    const { rows } = filtered
+      ? await sql<RecordRow & { score: number }>`
+          SELECT r.*, ${rank} AS score FROM memory_fts JOIN memory_records r ON r.rid = memory_fts.rowid
+          WHERE memory_fts MATCH ${scoped} ${this.#filters(query)}
+          ORDER BY score, r.record_id DESC LIMIT ${query.limit}`.execute(this.db)
+      : await sql<RecordRow & { score: number }>`
+          SELECT r.*, f.score FROM (
+            SELECT rowid, ${rank} AS score FROM memory_fts WHERE memory_fts MATCH ${scoped}
+            ORDER BY score LIMIT ${query.limit * 2 + 10}
+          ) f JOIN memory_records r ON r.rid = f.rowid
+          WHERE 1 ${this.#filters(query)}
+          ORDER BY f.score, r.record_id DESC LIMIT ${query.limit}`.execute(this.db);
+    return rows.map(({ score, ...row }) => ({
+      record: recordFromRow(row),
+      score: -score,
+      terms: words,
+      via: 'fts' as const,
+    }));
   }
 
   async #likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
@@ -361,14 +428,20 @@ class SqliteBackend implements SqliteStorage {
     const { rows } = await sql<RecordRow & { score: number }>`
       SELECT * FROM (SELECT r.*, ${score} AS score FROM memory_records r WHERE 1 ${this.#filters(query)})
       WHERE score > 0 ORDER BY score DESC, created_at DESC LIMIT ${query.limit}`.execute(this.db);
-    return rows.map(({ score: s, ...row }) => ({ record: recordFromRow(row), score: Number(s), terms: words, via: 'like' as const }));
+    return rows.map(({ score: s, ...row }) => ({
+      record: recordFromRow(row),
+      score: Number(s),
+      terms: words,
+      via: 'like' as const,
+    }));
   }
 
   /** Namespace (exact equality), type and file filters, as `AND …` over `memory_records r`. */
   #filters(query: SearchOptions) {
     const parts = [];
     if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
-    if (query.observationType !== undefined) parts.push(sql`AND r.observation_type = ${query.observationType}`);
+    if (query.observationType !== undefined)
+      parts.push(sql`AND r.observation_type = ${query.observationType}`);
     if (query.file !== undefined) {
       const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
       parts.push(
@@ -389,7 +462,12 @@ class SqliteBackend implements SqliteStorage {
       .orderBy('seq')
       .limit(options.limit ?? 1_000_000)
       .execute();
-    return rows.map((row) => ({ namespace: row.namespace, eventId: row.event_id, bytes: row.bytes, appendedAt: row.appended_at }));
+    return rows.map((row) => ({
+      namespace: row.namespace,
+      eventId: row.event_id,
+      bytes: row.bytes,
+      appendedAt: row.appended_at,
+    }));
   }
 
   async pendingSummary(): Promise<PendingSummary[]> {
@@ -535,7 +613,10 @@ class SqliteBackend implements SqliteStorage {
   async stats(namespace?: string): Promise<StorageStats> {
     this.#open();
     let projectsQ = this.db.selectFrom('namespace_counts').selectAll();
-    let kindsQ = this.db.selectFrom('kind_counts').select((eb) => ['kind', eb.fn.sum<number>('n').as('n')]).groupBy('kind');
+    let kindsQ = this.db
+      .selectFrom('kind_counts')
+      .select((eb) => ['kind', eb.fn.sum<number>('n').as('n')])
+      .groupBy('kind');
     let typesQ = this.db
       .selectFrom('type_counts')
       .select((eb) => ['observation_type', eb.fn.sum<number>('n').as('n')])
@@ -545,10 +626,17 @@ class SqliteBackend implements SqliteStorage {
       kindsQ = kindsQ.where('namespace', '=', namespace);
       typesQ = typesQ.where('namespace', '=', namespace);
     }
-    const [projects, kinds, types] = await Promise.all([projectsQ.orderBy('namespace').execute(), kindsQ.execute(), typesQ.execute()]);
+    const [projects, kinds, types] = await Promise.all([
+      projectsQ.orderBy('namespace').execute(),
+      kindsQ.execute(),
+      typesQ.execute(),
+    ]);
     const byKind = Object.fromEntries(kinds.map((k) => [k.kind, Number(k.n)]));
-    const byType = Object.fromEntries(types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]));
-    const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+    const byType = Object.fromEntries(
+      types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
+    );
+    const sum = (values: Record<string, number>) =>
+      Object.values(values).reduce((a, b) => a + b, 0);
     return {
       events: { total: sum(byKind), byKind },
       memories: { total: sum(byType), byType },

@@ -20,10 +20,14 @@ describe('memory records', () => {
     const storage = await openTemp();
     const r = record({ title: 'Stripe signature verification needs the raw body' });
     await storage.putRecord(r);
-    expect(await storage.searchRecords({ namespace: NS, query: 'stripe signature', limit: 5 })).toHaveLength(1);
+    expect(
+      await storage.searchRecords({ namespace: NS, query: 'stripe signature', limit: 5 }),
+    ).toHaveLength(1);
     expect(await storage.deleteRecord(r.record_id)).toBe(true);
     expect(await storage.deleteRecord(r.record_id)).toBe(false);
-    expect(await storage.searchRecords({ namespace: NS, query: 'stripe signature', limit: 5 })).toEqual([]);
+    expect(
+      await storage.searchRecords({ namespace: NS, query: 'stripe signature', limit: 5 }),
+    ).toEqual([]);
     expect((await storage.stats()).memories.total).toBe(0);
   });
 
@@ -35,23 +39,38 @@ describe('memory records', () => {
     expect(updated?.title).toBe('New title about rabbitmq');
     expect(updated?.updated_at).toBeDefined();
     expect(await storage.searchRecords({ namespace: NS, query: 'kafka', limit: 5 })).toEqual([]);
-    expect(await storage.searchRecords({ namespace: NS, query: 'rabbitmq', limit: 5 })).toHaveLength(1);
-    expect(await storage.updateRecord('mr_01HZZZZZZZZZZZZZZZZZZZZZZZ', { title: 'x' })).toBeUndefined();
+    expect(
+      await storage.searchRecords({ namespace: NS, query: 'rabbitmq', limit: 5 }),
+    ).toHaveLength(1);
+    expect(
+      await storage.updateRecord('mr_01HZZZZZZZZZZZZZZZZZZZZZZZ', { title: 'x' }),
+    ).toBeUndefined();
   });
 
   it('lists newest first with totals and filters', async () => {
     const storage = await openTemp();
     for (let i = 0; i < 4; i++) {
       await storage.putRecord(
-        record({ created_at: new Date(Date.UTC(2026, 0, i + 1)).toISOString(), observation_type: i % 2 ? 'error' : 'decision' }),
+        record({
+          created_at: new Date(Date.UTC(2026, 0, i + 1)).toISOString(),
+          observation_type: i % 2 ? 'error' : 'decision',
+        }),
       );
     }
     await storage.putRecord(record({ namespace: '/actor/bob/project/x/' }));
     const page = await storage.listRecords({ namespace: NS, limit: 2 });
     expect(page.total).toBe(4);
-    expect(page.items.map((r) => r.created_at)).toEqual(['2026-01-04T00:00:00.000Z', '2026-01-03T00:00:00.000Z']);
-    expect((await storage.listRecords({ namespace: NS, limit: 10, observationType: 'error' })).total).toBe(2);
-    expect((await storage.listRecords({ limit: 10, since: '2026-01-03T00:00:00.000Z', namespace: NS })).total).toBe(2);
+    expect(page.items.map((r) => r.created_at)).toEqual([
+      '2026-01-04T00:00:00.000Z',
+      '2026-01-03T00:00:00.000Z',
+    ]);
+    expect(
+      (await storage.listRecords({ namespace: NS, limit: 10, observationType: 'error' })).total,
+    ).toBe(2);
+    expect(
+      (await storage.listRecords({ limit: 10, since: '2026-01-03T00:00:00.000Z', namespace: NS }))
+        .total,
+    ).toBe(2);
     expect((await storage.listRecords({ limit: 10 })).total).toBe(5);
   });
 
@@ -62,19 +81,55 @@ describe('memory records', () => {
     const late = event();
     await storage.putEvent(late, { pending: true });
     const r = record({ source_event_ids: seen.map((e) => e.event_id) });
-    await storage.commitExtraction({ namespace: NS, records: [r], eventIds: seen.map((e) => e.event_id) });
+    await storage.commitExtraction({
+      namespace: NS,
+      records: [r],
+      eventIds: seen.map((e) => e.event_id),
+    });
     expect(await storage.getRecord(r.record_id)).toEqual(r);
     expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([late.event_id]);
   });
 
   it('logs retrievals and extractions, newest first', async () => {
     const storage = await openTemp();
-    await storage.logRetrieval({ namespace: NS, sessionId: 's1', query: 'q1', recordIds: ['mr_a'], scores: [1.5], latencyMs: 3, timedOut: false, budgetCut: false });
-    await storage.logRetrieval({ namespace: NS, sessionId: 's2', query: 'q2', recordIds: [], scores: [], latencyMs: 500, timedOut: true, budgetCut: false });
+    await storage.logRetrieval({
+      namespace: NS,
+      sessionId: 's1',
+      query: 'q1',
+      recordIds: ['mr_a'],
+      scores: [1.5],
+      latencyMs: 3,
+      timedOut: false,
+      budgetCut: false,
+    });
+    await storage.logRetrieval({
+      namespace: NS,
+      sessionId: 's2',
+      query: 'q2',
+      recordIds: [],
+      scores: [],
+      latencyMs: 500,
+      timedOut: true,
+      budgetCut: false,
+    });
     expect((await storage.listRetrievals({ limit: 10 })).map((r) => r.query)).toEqual(['q2', 'q1']);
-    expect((await storage.listRetrievals({ limit: 10, sessionId: 's1' }))[0]).toMatchObject({ recordIds: ['mr_a'], scores: [1.5] });
-    await storage.logExtraction({ namespace: NS, extractor: 'builtin', status: 'ok', batchSize: 3, records: 2, attempts: 1, durationMs: 12, startedAt: new Date().toISOString() });
-    expect(await storage.listExtractions({ limit: 5 })).toMatchObject([{ status: 'ok', records: 2 }]);
+    expect((await storage.listRetrievals({ limit: 10, sessionId: 's1' }))[0]).toMatchObject({
+      recordIds: ['mr_a'],
+      scores: [1.5],
+    });
+    await storage.logExtraction({
+      namespace: NS,
+      extractor: 'builtin',
+      status: 'ok',
+      batchSize: 3,
+      records: 2,
+      attempts: 1,
+      durationMs: 12,
+      startedAt: new Date().toISOString(),
+    });
+    expect(await storage.listExtractions({ limit: 5 })).toMatchObject([
+      { status: 'ok', records: 2 },
+    ]);
     void newEventId;
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { RecordRow } from './tables.js';
 
@@ -17,6 +18,7 @@ export function rowFromRecord(record: MemoryRecord): RecordRow {
     created_at: record.created_at,
     updated_at: record.updated_at ?? null,
     metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
+    ns_token: namespaceToken(record.namespace),
   };
 }
 
@@ -34,6 +36,17 @@ export function recordFromRow(row: RecordRow): MemoryRecord {
     source_event_ids: JSON.parse(row.source_event_ids) as string[],
     created_at: row.created_at,
     ...(row.updated_at !== null ? { updated_at: row.updated_at } : {}),
-    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> } : {}),
+    ...(row.metadata !== null
+      ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
+      : {}),
   };
+}
+
+/**
+ * One index token per namespace (letters and digits only, so FTS5 keeps it whole). Search
+ * intersects it with the query terms inside FTS5, so only the namespace's matches are
+ * ranked; the namespace column itself is still compared exactly afterwards.
+ */
+export function namespaceToken(namespace: string): string {
+  return `ns${createHash('sha256').update(namespace).digest('hex').slice(0, 24)}`;
 }

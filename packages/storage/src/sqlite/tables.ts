@@ -26,6 +26,7 @@ export interface Tables {
     created_at: string;
     updated_at: string | null;
     metadata: string | null;
+    ns_token: string;
   };
   pending: {
     namespace: string;
@@ -60,7 +61,12 @@ export interface Tables {
     error: string | null;
     started_at: string;
   };
-  namespace_counts: { namespace: string; events: number; memories: number; last_event_at: string | null };
+  namespace_counts: {
+    namespace: string;
+    events: number;
+    memories: number;
+    last_event_at: string | null;
+  };
   kind_counts: { namespace: string; kind: string; n: number };
   type_counts: { namespace: string; observation_type: string; n: number };
 }

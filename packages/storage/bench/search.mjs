@@ -1,0 +1,147 @@
+// Storage benchmark: insert rate and search latency (p50/p99) at 100k and 1M memory
+// records of realistic length, prompts drawn from a Zipf-distributed vocabulary.
+// Usage: node bench/search.mjs [sizes...]   (default: 100000 1000000)
+// Prints numbers and asserts nothing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { environment, fmt, nodeStartupBaseline, summarize } from '../../../scripts/bench/stats.mjs';
+
+const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+if (sizes.length === 0) sizes.push(100_000, 1_000_000);
+
+// Deterministic PRNG so runs are comparable.
+let seed = 42;
+const random = () => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+};
+
+const syllables = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sto',
+  'ver',
+  'dax',
+  'qui',
+  'pel',
+  'nor',
+  'tu',
+  'zen',
+  'bri',
+  'gal',
+  'hom',
+  'jet',
+];
+const english =
+  'the a to of and in is for on with that this it be as at by from or an are was not but can should when what why how which user request error test file function config build deploy server client database query cache api route handler token session value type module import export update change fix add remove'.split(
+    ' ',
+  );
+const vocabulary = [...english];
+for (let i = 0; vocabulary.length < 30_000; i++) {
+  let word = '';
+  let n = i;
+  do {
+    word += syllables[n % syllables.length];
+    n = Math.floor(n / syllables.length);
+  } while (n > 0);
+  vocabulary.push(`${word}${i % 7 === 0 ? 'ing' : i % 5 === 0 ? 'ed' : ''}`);
+}
+// Zipf(s = 1.07) over the vocabulary via its CDF.
+const weights = vocabulary.map((_, r) => 1 / (r + 1) ** 1.07);
+const total = weights.reduce((a, b) => a + b, 0);
+const cdf = [];
+let acc = 0;
+for (const w of weights) cdf.push((acc += w / total));
+function word() {
+  const u = random();
+  let lo = 0;
+  let hi = cdf.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cdf[mid] < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return vocabulary[lo];
+}
+const words = (n) => Array.from({ length: n }, word).join(' ');
+const ulidChars = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+let counter = 0;
+function ulid() {
+  let id = '01J';
+  let n = counter++;
+  for (let i = 0; i < 23; i++) {
+    id += ulidChars[n % 32];
+    n = Math.floor(n / 32);
+  }
+  return id;
+}
+const namespaces = Array.from({ length: 20 }, (_, i) => `/actor/dev${i}/project/repo${i}/`);
+function makeRecord(i) {
+  return {
+    record_id: `mr_${ulid()}`,
+    namespace: namespaces[i % namespaces.length],
+    strategy: 'builtin',
+    title: words(7),
+    summary: words(55),
+    facts: [words(12), words(10), words(14)],
+    concepts: [word(), word(), word()],
+    files_touched: [`src/${word()}/${word()}.ts`, `test/${word()}.test.ts`],
+    observation_type: 'discovery',
+    source_event_ids: [ulid()],
+    created_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+  };
+}
+
+console.log(`storage bench — ${environment()}`);
+const startup = nodeStartupBaseline(10);
+console.log(`baseline: node -e '' start-up p50 ${fmt(startup.p50)}, p99 ${fmt(startup.p99)}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'kiro-learn-bench-'));
+try {
+  const maxPostings = Number(process.env.BENCH_MAX_POSTINGS) || undefined;
+  const storage = await openSqliteStorage({ path: join(dir, 'bench.db'), search: { maxPostings } });
+  let inserted = 0;
+  for (const size of sizes) {
+    const start = performance.now();
+    const chunk = 2000;
+    while (inserted < size) {
+      const n = Math.min(chunk, size - inserted);
+      await Promise.all(
+        Array.from({ length: n }, (_, k) => storage.putRecord(makeRecord(inserted + k))),
+      );
+      inserted += n;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const prompts = Array.from({ length: 400 }, () => words(8 + Math.floor(random() * 30)));
+    // point-lookup baseline on the same database: the cheapest query there is
+    const lookups = [];
+    for (let i = 0; i < 400; i++) {
+      const t = performance.now();
+      await storage.getRecord('mr_missing');
+      lookups.push(performance.now() - t);
+    }
+    const latencies = [];
+    let hits = 0;
+    for (const query of prompts) {
+      const t = performance.now();
+      const found = await storage.searchRecords({ namespace: namespaces[0], query, limit: 10 });
+      latencies.push(performance.now() - t);
+      hits += found.length > 0 ? 1 : 0;
+    }
+    const s = summarize(latencies);
+    const l = summarize(lookups);
+    const rate = Math.round((size - (inserted - size === 0 ? 0 : 0)) / seconds);
+    console.log(
+      `${size.toLocaleString('en')} records: insert ${rate.toLocaleString('en')} records/s (this step), ` +
+        `search p50 ${fmt(s.p50)} p99 ${fmt(s.p99)} max ${fmt(s.max)} (${hits}/${prompts.length} prompts with hits); ` +
+        `point lookup p50 ${fmt(l.p50)}; db ${((await storage.sizeBytes()) / 2 ** 20).toFixed(0)} MiB`,
+    );
+  }
+  await storage.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
