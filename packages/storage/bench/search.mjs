@@ -55,7 +55,10 @@ const weights = vocabulary.map((_, r) => 1 / (r + 1) ** 1.07);
 const total = weights.reduce((a, b) => a + b, 0);
 const cdf = [];
 let acc = 0;
-for (const w of weights) cdf.push((acc += w / total));
+for (const w of weights) {
+  acc += w / total;
+  cdf.push(acc);
+}
 function word() {
   const u = random();
   let lo = 0;

@@ -19,7 +19,7 @@ export interface QueryPlanOptions {
   maxDocShare?: number;
   /** Below this many records nothing is dropped as common (default 50). */
   minDocsForPruning?: number;
-  /** Stop adding terms once their summed document frequencies pass this (default 50,000). */
+  /** Stop adding terms once their summed document frequencies pass this (default 20,000). */
   maxPostings?: number;
 }
 
@@ -40,7 +40,7 @@ export function planQuery(stats: readonly TermStat[], options: QueryPlanOptions)
   const maxTerms = options.maxTerms ?? 32;
   const maxShare = options.maxDocShare ?? 0.2;
   const prune = options.totalDocs >= (options.minDocsForPruning ?? 50);
-  const maxPostings = options.maxPostings ?? 50_000;
+  const maxPostings = options.maxPostings ?? 20_000;
   const candidates = stats
     .filter((s) => s.df > 0 && (!prune || s.df / options.totalDocs <= maxShare))
     .sort((a, b) => a.df - b.df || a.word.localeCompare(b.word));

@@ -37,7 +37,7 @@ export class WriteBatcher<Ctx> {
           for (const item of batch) out.push(await item.run(ctx));
           return out;
         });
-        batch.forEach((item, i) => item.resolve(results[i]));
+        for (const [i, item] of batch.entries()) item.resolve(results[i]);
       } catch {
         for (const item of batch) {
           try {

@@ -365,7 +365,7 @@ class SqliteBackend implements SqliteStorage {
     const insert = this.#sqlite.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
     const stats: TermStat[] = [];
     const load = this.#sqlite.transaction(() => {
-      words.forEach((word, i) => insert.run(i + 1, word));
+      for (const [i, word] of words.entries()) insert.run(i + 1, word);
       const instances = this.#sqlite
         .prepare('SELECT term, doc FROM temp.query_terms_vocab')
         .all() as Array<{ term: string; doc: number }>;
