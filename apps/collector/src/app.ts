@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createScrubber, type Event } from '@kiro-learn/schema';
+import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
+import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { type Activity, ActivityHub } from './activity.js';
+import type { CollectorSettings } from './config/settings.js';
+import type { AppContext, SearchFn } from './context.js';
+import { CollectorError, httpError } from './errors.js';
+import { errorResponse } from './http/respond.js';
+import { security } from './http/security.js';
+import { type Logger, silentLogger } from './log/logger.js';
+import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { type RetrieveFn, storageRetriever } from './retrieve.js';
+import { eventRoutes } from './routes/events.js';
+import { memoryRoutes } from './routes/memories.js';
+import { metaRoutes } from './routes/meta.js';
+import { streamRoutes } from './routes/stream.js';
+
+/** What a collector is made of. The caller opens storage; the collector closes it. */
+export interface CollectorOptions {
+  /** Where events, records, the pending buffer and the logs live. */
+  storage: StorageBackend;
+  /** Validated settings (loadSettings). */
+  settings: CollectorSettings;
+  /** Structured logger; silent when omitted. */
+  logger?: Logger;
+  /** Inline retrieval for `?retrieve=true` prompts; a plain storage search when omitted. */
+  retrieve?: RetrieveFn;
+  /** Ranked search for GET /v1/memories/search; storage's full-text search when omitted. */
+  search?: SearchFn;
+  /** A sub-app mounted at `/ui` (the viewer). */
+  ui?: Hono;
+  /** Finishes extraction work; awaited on shutdown before the database closes. */
+  drain?: () => Promise<void>;
+  /** Version reported by /healthz. */
+  version?: string;
+  /** How long shutdown waits for in-flight requests before cutting connections, in ms. */
+  shutdownGraceMs?: number;
+}
+
+export interface ListenInfo {
+  host: string;
+  port: number;
+  /** `http://host:port`. */
+  url: string;
+}
+
+export interface Collector {
+  /** The hono app (for `app.request()` or another server). */
+  readonly app: Hono;
+  readonly metrics: CollectorMetrics;
+  /** Binds settings.host:settings.port; rejects with code `port_in_use` when taken. */
+  listen(): Promise<ListenInfo>;
+  /**
+   * Graceful shutdown: stop accepting, finish in-flight requests, end streams, drain
+   * extraction, close the database. Safe to call twice.
+   */
+  close(): Promise<void>;
+  /** Follows everything the stream shows. Returns the unsubscribe function. */
+  onActivity(listener: (activity: Activity) => void): () => void;
+  /** Called after each newly stored event (the buffer's watcher). Returns unsubscribe. */
+  onEventStored(listener: (event: Event) => void): () => void;
+  /** Reports a finished extraction batch to /metrics and the stream. */
+  reportExtraction(entry: ExtractionLogInput): void;
+}
+
+/** Builds the collector: the HTTP API of DESIGN.md §3 and its lifecycle. */
+export function createCollector(options: CollectorOptions): Collector {
+  const { storage, settings } = options;
+  const logger = options.logger ?? silentLogger;
+  const metrics = createMetrics();
+  const hub = new ActivityHub((error) => logger.error('activity listener failed', { error }));
+  const closers = new Set<() => void>();
+  let port = settings.port;
+  let server: Server | undefined;
+  let inFlight = 0;
+  let closing: Promise<void> | undefined;
+
+  const ctx: AppContext = {
+    storage,
+    settings,
+    scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
+    hub,
+    metrics,
+    retrieve: options.retrieve ?? storageRetriever(storage, settings.retrieval.records),
+    search:
+      options.search ??
+      (async (q) =>
+        (
+          await storage.searchRecords({
+            query: q.query,
+            limit: q.limit,
+            ...(q.namespace ? { namespace: q.namespace } : {}),
+            ...(q.type ? { observationType: q.type } : {}),
+            ...(q.file ? { file: q.file } : {}),
+          })
+        ).map((hit) => hit.record)),
+    logger,
+    version: options.version ?? '0.0.0',
+    startedAt: Date.now(),
+    onClose(fn) {
+      closers.add(fn);
+      return () => closers.delete(fn);
+    },
+  };
+
+  const app = new Hono();
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header('x-request-id');
+    const id = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    inFlight++;
+    try {
+      await next();
+    } finally {
+      inFlight--;
+    }
+    c.res.headers.set('X-Request-Id', id);
+    const status = c.res.status;
+    metrics.requests.inc({ method: c.req.method, status: String(status) });
+    const line = {
+      request_id: id,
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      ms: Math.round((performance.now() - started) * 100) / 100,
+    };
+    if (status >= 500) logger.error('request failed', { ...line, error: c.error });
+    else if (status >= 400) logger.warn('request refused', line);
+    else logger.debug('request', line);
+  });
+  app.use(
+    security({
+      host: settings.host,
+      port: () => port,
+      ...(settings.token ? { token: settings.token } : {}),
+    }),
+  );
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, methods) =>
+        errorResponse(
+          httpError(405, 'method not allowed', { allow: methods }, { Allow: methods.join(', ') }),
+        ),
+    }),
+  );
+  app.route('/', metaRoutes(ctx));
+  app.route('/v1/events', eventRoutes(ctx));
+  app.route('/v1/memories', memoryRoutes(ctx));
+  app.route('/v1/stream', streamRoutes(ctx));
+  if (options.ui) app.route('/ui', options.ui);
+  app.notFound(() => errorResponse(httpError(404, 'no such route')));
+  app.onError((error) => errorResponse(error));
+
+  const listen = (): Promise<ListenInfo> =>
+    new Promise((resolve, reject) => {
+      const s = createAdaptorServer({ fetch: app.fetch }) as Server;
+      s.once('error', (error: NodeJS.ErrnoException) => {
+        reject(
+          error.code === 'EADDRINUSE'
+            ? new CollectorError(
+                'port_in_use',
+                `port ${settings.port} on ${settings.host} is in use by another program: stop it, or choose another port with KIRO_LEARN_PORT or "port" in ${settings.home}/settings.json`,
+                { cause: error },
+              )
+            : error,
+        );
+      });
+      s.listen(settings.port, settings.host, () => {
+        server = s;
+        port = (s.address() as AddressInfo).port;
+        const urlHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+        resolve({ host: settings.host, port, url: `http://${urlHost}:${port}` });
+      });
+    });
+
+  const shutdown = async () => {
+    const grace = options.shutdownGraceMs ?? 10_000;
+    if (server) {
+      const s = server;
+      const stopped = new Promise<void>((resolve) => s.close(() => resolve()));
+      for (const close of closers) close();
+      s.closeIdleConnections();
+      const deadline = Date.now() + grace;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      s.closeIdleConnections();
+      const cut = setTimeout(() => s.closeAllConnections(), Math.max(0, deadline - Date.now()));
+      await stopped;
+      clearTimeout(cut);
+    }
+    try {
+      await options.drain?.();
+    } catch (error) {
+      logger.error('drain failed', { error });
+    }
+    await storage.close();
+  };
+
+  return {
+    app,
+    metrics,
+    listen,
+    close: () => {
+      closing ??= shutdown();
+      return closing;
+    },
+    onActivity: (listener) => hub.on(listener),
+    onEventStored: (listener) =>
+      hub.on((activity) => {
+        if (activity.type === 'event') listener(activity.event);
+      }),
+    reportExtraction(entry) {
+      metrics.extractions.inc({ status: entry.status });
+      metrics.extractedRecords.inc({}, entry.records);
+      hub.emit({ type: 'extraction', extraction: entry });
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { DEFAULTS } from '@kiro-learn/schema';
+import { z } from 'zod';
+
+/** Log levels, least to most severe. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The collector's validated, normalized configuration (frozen). */
+export interface CollectorSettings {
+  /** Data directory: database, logs, PID file, settings.json (`KIRO_LEARN_HOME`). */
+  home: string;
+  /** Address to bind; loopback unless a token is set (`KIRO_LEARN_HOST`). */
+  host: string;
+  /** TCP port; 0 picks a free one (`KIRO_LEARN_PORT`). */
+  port: number;
+  /** Bearer token every request must carry, when set (`KIRO_LEARN_TOKEN`). */
+  token?: string;
+  /** Least severe level written to the log (`KIRO_LEARN_LOG_LEVEL`). */
+  logLevel: LogLevel;
+  /** Log file rotation. */
+  log: {
+    /** Rotate the log file when it grows past this many bytes. */
+    maxBytes: number;
+    /** Rotated files kept beside the current one. */
+    files: number;
+  };
+  /** Inline retrieval on prompt events. */
+  retrieval: {
+    /** Latency budget; past it the prompt gets no context (`KIRO_LEARN_RETRIEVAL_BUDGET_MS`). */
+    budgetMs: number;
+    /** Most records put into the context. */
+    records: number;
+  };
+  /** Privacy scrubbing. */
+  privacy: {
+    /** Extra secret patterns (regular expression sources, or `{pattern, kind, flags}`). */
+    extraPatterns: Array<string | { pattern: string; kind?: string; flags?: string }>;
+  };
+  /** Extraction of memory records from pending events. */
+  extraction: {
+    /** Compressor agent command line (`KIRO_LEARN_COMPRESSOR_COMMAND`). */
+    command: string;
+    /** Sessions extracted at the same time. */
+    concurrency: number;
+    /** Per-extraction time limit. */
+    timeoutMs: number;
+    /** Attempts on garbage output before giving up on a batch. */
+    attempts: number;
+  };
+  /** Pending-event buffer triggers. */
+  buffer: {
+    /** Extract when a project's pending events reach this many bytes. */
+    maxPendingBytes: number;
+    /** Extract after this long without new events. */
+    idleMs: number;
+    /** Consecutive failures that open the circuit breaker. */
+    breakerFailures: number;
+  };
+}
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** The shape of settings.json (every field optional; defaults fill the rest). */
+export const SettingsFileSchema = z.object({
+  host: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be a host name or IP address')
+    .optional(),
+  port: int(0, 65535).optional(),
+  token: z.string().min(1, 'must not be empty').max(4096).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  log: z
+    .object({ maxBytes: int(64 * 1024, 2 ** 40).optional(), files: int(0, 100).optional() })
+    .optional(),
+  retrieval: z
+    .object({ budgetMs: int(1, 60_000).optional(), records: int(1, 100).optional() })
+    .optional(),
+  privacy: z
+    .object({
+      extraPatterns: z
+        .array(
+          z.union([
+            z.string().min(1),
+            z.object({
+              pattern: z.string().min(1),
+              kind: z
+                .string()
+                .regex(/^[a-z0-9_]{1,40}$/, 'must be 1-40 of a-z, 0-9, _')
+                .optional(),
+              flags: z
+                .string()
+                .regex(/^[imsu]*$/, 'may only use the flags i, m, s, u')
+                .optional(),
+            }),
+          ]),
+        )
+        .max(200)
+        .optional(),
+    })
+    .optional(),
+  extraction: z
+    .object({
+      command: z.string().trim().min(1).optional(),
+      concurrency: int(1, 64).optional(),
+      timeoutMs: int(1000, 3_600_000).optional(),
+      attempts: int(1, 10).optional(),
+    })
+    .optional(),
+  buffer: z
+    .object({
+      maxPendingBytes: int(1024, 1024 ** 3).optional(),
+      idleMs: int(100, 86_400_000).optional(),
+      breakerFailures: int(1, 100).optional(),
+    })
+    .optional(),
+});
+export type SettingsFile = z.infer<typeof SettingsFileSchema>;
+
+/** Fills defaults and freezes: the normalize step between schema and rules. */
+export function normalizeSettings(file: SettingsFile, home: string): CollectorSettings {
+  const settings: CollectorSettings = {
+    home,
+    host: (file.host ?? DEFAULTS.host).toLowerCase(),
+    port: file.port ?? DEFAULTS.port,
+    ...(file.token ? { token: file.token } : {}),
+    logLevel: file.logLevel ?? 'info',
+    log: { maxBytes: file.log?.maxBytes ?? 10 * 1024 * 1024, files: file.log?.files ?? 3 },
+    retrieval: {
+      budgetMs: file.retrieval?.budgetMs ?? DEFAULTS.retrievalBudgetMs,
+      records: file.retrieval?.records ?? DEFAULTS.retrievalRecords,
+    },
+    privacy: { extraPatterns: file.privacy?.extraPatterns ?? [] },
+    extraction: {
+      command: file.extraction?.command ?? DEFAULTS.compressorCommand,
+      concurrency: file.extraction?.concurrency ?? 2,
+      timeoutMs: file.extraction?.timeoutMs ?? 60_000,
+      attempts: file.extraction?.attempts ?? 3,
+    },
+    buffer: {
+      maxPendingBytes: file.buffer?.maxPendingBytes ?? 256 * 1024,
+      idleMs: file.buffer?.idleMs ?? 30_000,
+      breakerFailures: file.buffer?.breakerFailures ?? 3,
+    },
+  };
+  return deepFreeze(settings);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}

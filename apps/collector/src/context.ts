@@ -1,0 +1,32 @@
+import type { MemoryRecord, Scrubber } from '@kiro-learn/schema';
+import type { StorageBackend } from '@kiro-learn/storage';
+import type { ActivityHub } from './activity.js';
+import type { CollectorSettings } from './config/settings.js';
+import type { Logger } from './log/logger.js';
+import type { CollectorMetrics } from './metrics.js';
+import type { RetrieveFn } from './retrieve.js';
+
+/** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
+export type SearchFn = (query: {
+  namespace?: string;
+  query: string;
+  limit: number;
+  type?: MemoryRecord['observation_type'];
+  file?: string;
+}) => Promise<MemoryRecord[]>;
+
+/** What the route modules share; built once by createCollector. */
+export interface AppContext {
+  storage: StorageBackend;
+  settings: CollectorSettings;
+  scrubber: Scrubber;
+  hub: ActivityHub;
+  metrics: CollectorMetrics;
+  retrieve: RetrieveFn;
+  search: SearchFn;
+  logger: Logger;
+  version: string;
+  startedAt: number;
+  /** Registers a function run when the collector shuts down (closes SSE streams). */
+  onClose(fn: () => void): () => void;
+}

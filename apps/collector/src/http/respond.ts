@@ -1,0 +1,42 @@
+import { formatIssues } from '@kiro-learn/schema';
+import { StorageError } from '@kiro-learn/storage';
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { CollectorError, httpError } from '../errors.js';
+
+/** Parses with a schema, or throws a 400 listing every issue as `dot.path: message`. */
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw httpError(400, `invalid ${what}`, formatIssues(result.error));
+  return result.data;
+}
+
+/** The query string as a plain object (first value of each name). */
+export function queryOf(c: Context): Record<string, string> {
+  return c.req.query();
+}
+
+/** Turns any thrown value into `{error, details?}`, never a stack trace. */
+export function errorResponse(error: unknown): Response {
+  let status = 500;
+  let body: { error: string; details?: unknown } = { error: 'internal error' };
+  let headers: Record<string, string> = {};
+  if (error instanceof CollectorError) {
+    status = error.status;
+    body =
+      error.details === undefined
+        ? { error: error.message }
+        : { error: error.message, details: error.details };
+    headers = { ...error.headers };
+  } else if (error instanceof StorageError && error.code === 'invalid_cursor') {
+    status = 400;
+    body = { error: 'invalid cursor', details: error.message };
+  } else if (error instanceof StorageError && error.code === 'closed') {
+    status = 503;
+    body = { error: 'the collector is shutting down' };
+  }
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}

@@ -1,0 +1,104 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { isLoopbackHost } from '../config/settings.js';
+import { httpError } from '../errors.js';
+
+export interface SecurityOptions {
+  /** The address the collector is bound to. */
+  host: string;
+  /** The port it actually listens on (known only after listen, for port 0). */
+  port: () => number;
+  /** Bearer token every request must carry, when set. */
+  token?: string;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Local security (DESIGN.md §3): a page in the user's browser must not be able to write a
+ * memory that later lands in the agent's prompt.
+ * - `Host` must be a loopback name with our port (defeats DNS rebinding) while bound to
+ *   loopback; off loopback the bearer token guards instead.
+ * - An `Origin` (or `Sec-Fetch-Site: cross-site`) from anywhere but our own origin is refused.
+ * - With a token, every request but `/healthz` and the viewer's page must carry it.
+ * - Bodies must be `application/json`: browsers cannot send that cross-origin without a
+ *   preflight we never answer.
+ */
+export function security(options: SecurityOptions): MiddlewareHandler {
+  const loopback = isLoopbackHost(options.host);
+  const token = options.token ? Buffer.from(options.token) : undefined;
+
+  return async (c, next) => {
+    const port = options.port();
+    const host = c.req.header('host');
+    if (loopback && !isOwnAuthority(host, port)) {
+      throw httpError(403, 'Host header is not this collector (loopback name and port expected)');
+    }
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !isOwnOrigin(origin, host, port, loopback)) {
+      throw httpError(403, 'cross-origin requests are refused');
+    }
+    if (c.req.header('sec-fetch-site') === 'cross-site') {
+      throw httpError(403, 'cross-site requests are refused');
+    }
+    if (
+      token &&
+      !isPublic(c.req.method, c.req.path) &&
+      !hasToken(c.req.header('authorization'), token)
+    ) {
+      throw httpError(
+        401,
+        'a bearer token is required: send Authorization: Bearer <token>',
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
+    }
+    if (BODY_METHODS.has(c.req.method) && !isJson(c.req.header('content-type'))) {
+      throw httpError(415, 'Content-Type must be application/json');
+    }
+    await next();
+  };
+}
+
+/** `host[:port]` of a loopback name with our port. */
+function isOwnAuthority(authority: string | undefined, port: number): boolean {
+  if (!authority) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(authority);
+  if (!match) return false;
+  return isLoopbackHost(match[1]!) && Number(match[2] ?? 80) === port;
+}
+
+function isOwnOrigin(
+  origin: string,
+  host: string | undefined,
+  port: number,
+  loopback: boolean,
+): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // "null" (sandboxed frames, file://) and garbage
+  }
+  if (url.protocol !== 'http:') return false;
+  if (loopback) return isOwnAuthority(url.host, port);
+  return url.host === host;
+}
+
+function isPublic(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return path === '/healthz' || (path.startsWith('/ui') && !path.startsWith('/ui/api/'));
+}
+
+function hasToken(header: string | undefined, token: Buffer): boolean {
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  return given.length === token.length && timingSafeEqual(given, token);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}

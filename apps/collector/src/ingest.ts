@@ -1,0 +1,62 @@
+import { bodyText, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import type { AppContext } from './context.js';
+import { parseWith } from './http/respond.js';
+import { retrieveWithin } from './retrieve.js';
+
+/**
+ * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
+ * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
+ * retrieval for prompts. The 200 goes out only after the store committed.
+ */
+export async function ingestEvent(
+  ctx: AppContext,
+  input: unknown,
+  wantRetrieval: boolean,
+): Promise<PostEventResponse> {
+  const started = performance.now();
+  const event = scrubEvent(parseWith(EventSchema, input, 'event'), ctx.scrubber);
+  const { stored } = await ctx.storage.putEvent(event, { pending: true });
+  ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
+  ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
+  if (stored) ctx.hub.emit({ type: 'event', event });
+
+  const response: PostEventResponse = { event_id: event.event_id, stored };
+  if (!wantRetrieval || event.kind !== 'prompt') return response;
+
+  // A prompt longer than this says nothing more to a keyword search.
+  const prompt = bodyText(event.body).slice(0, 16_000);
+  const request = {
+    namespace: event.namespace,
+    prompt,
+    sessionId: event.session_id,
+    eventId: event.event_id,
+  };
+  const outcome = await retrieveWithin(ctx.retrieve, request, ctx.settings.retrieval.budgetMs);
+  const label = outcome.timedOut
+    ? 'timeout'
+    : outcome.error
+      ? 'error'
+      : outcome.records.length > 0
+        ? 'ok'
+        : 'empty';
+  ctx.metrics.retrievalSeconds.observe(outcome.latencyMs / 1000, { outcome: label });
+  if (outcome.error) ctx.logger.warn('retrieval failed', { error: outcome.error });
+  ctx.hub.emit({
+    type: 'retrieval',
+    retrieval: {
+      namespace: event.namespace,
+      sessionId: event.session_id,
+      eventId: event.event_id,
+      records: [...outcome.records],
+      latencyMs: outcome.latencyMs,
+      timedOut: outcome.timedOut,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    },
+  });
+  response.retrieval = {
+    context: outcome.context,
+    records: [...outcome.records],
+    latency_ms: Math.round(outcome.latencyMs * 100) / 100,
+  };
+  return response;
+}

@@ -1,0 +1,104 @@
+import {
+  LIMITS,
+  ListMemoriesQuerySchema,
+  type MemoryRecord,
+  MemoryRecordPatchSchema,
+  MemoryRecordSchema,
+  RecordIdSchema,
+  SearchMemoriesQuerySchema,
+  scrubRecord,
+} from '@kiro-learn/schema';
+import { Hono } from 'hono';
+import type { AppContext } from '../context.js';
+import { httpError } from '../errors.js';
+import { readJson } from '../http/body.js';
+import { parseWith } from '../http/respond.js';
+
+/** `/v1/memories`: save, list, search, read, edit, delete memory records. */
+export function memoryRoutes(ctx: AppContext): Hono {
+  const app = new Hono();
+  const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
+
+  app.post('/', async (c) => {
+    const record = parseWith(
+      MemoryRecordSchema,
+      await readJson(c, LIMITS.requestBytes),
+      'memory record',
+    );
+    // Scrubbing can lengthen a field ("pwd=x" → "pwd=[REDACTED:password]"): check again.
+    const scrubbed = parseWith(
+      MemoryRecordSchema,
+      scrubRecord(record, ctx.scrubber),
+      'memory record after scrubbing',
+    );
+    await ctx.storage.putRecord(scrubbed);
+    return c.json({ record_id: scrubbed.record_id, stored: true as const });
+  });
+
+  app.get('/', async (c) => {
+    const q = parseWith(ListMemoriesQuerySchema, c.req.query(), 'query');
+    const page = await ctx.storage.listRecords({
+      limit: q.limit,
+      offset: q.offset,
+      ...(q.namespace ? { namespace: q.namespace } : {}),
+      ...(q.type ? { observationType: q.type } : {}),
+    });
+    return c.json({ items: page.items, total: page.total, limit: q.limit, offset: q.offset });
+  });
+
+  app.get('/search', async (c) => {
+    const q = parseWith(SearchMemoriesQuerySchema, c.req.query(), 'query');
+    const records = await ctx.search({
+      query: q.query,
+      limit: q.limit,
+      ...(q.namespace ? { namespace: q.namespace } : {}),
+      ...(q.type ? { type: q.type } : {}),
+      ...(q.file ? { file: q.file } : {}),
+    });
+    return c.json(records);
+  });
+
+  app.get('/:record_id', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    const record = await ctx.storage.getRecord(id);
+    if (!record) throw httpError(404, `no memory record ${id}`);
+    return c.json(record);
+  });
+
+  app.patch('/:record_id', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    const patch = parseWith(
+      MemoryRecordPatchSchema,
+      await readJson(c, LIMITS.requestBytes),
+      'patch',
+    );
+    const scrubbed = parseWith(
+      MemoryRecordPatchSchema,
+      scrubPatch(ctx, patch),
+      'patch after scrubbing',
+    );
+    const record = await ctx.storage.updateRecord(id, scrubbed);
+    if (!record) throw httpError(404, `no memory record ${id}`);
+    return c.json(record);
+  });
+
+  app.delete('/:record_id', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    if (!(await ctx.storage.deleteRecord(id))) throw httpError(404, `no memory record ${id}`);
+    return c.json({ deleted: true as const });
+  });
+
+  return app;
+}
+
+function scrubPatch(ctx: AppContext, patch: Partial<MemoryRecord>): Partial<MemoryRecord> {
+  const text = ctx.scrubber.text;
+  return {
+    ...patch,
+    ...(patch.title !== undefined ? { title: text(patch.title) } : {}),
+    ...(patch.summary !== undefined ? { summary: text(patch.summary) } : {}),
+    ...(patch.facts ? { facts: patch.facts.map(text) } : {}),
+    ...(patch.concepts ? { concepts: patch.concepts.map(text) } : {}),
+    ...(patch.files_touched ? { files_touched: patch.files_touched.map(text) } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+import { NamespaceSchema } from '@kiro-learn/schema';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { parseWith } from '../http/respond.js';
+import { renderGauge } from '../metrics.js';
+
+const LogQuery = z.object({
+  namespace: NamespaceSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after_id: z.coerce.number().int().min(0).optional(),
+  session_id: z.string().min(1).max(128).optional(),
+});
+const StatsQuery = z.object({ namespace: NamespaceSchema.optional() });
+
+/** Health, totals, metrics and the retrieval and extraction logs. */
+export function metaRoutes(ctx: AppContext): Hono {
+  const app = new Hono();
+
+  app.get('/healthz', (c) =>
+    c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid }),
+  );
+
+  app.get('/v1/stats', async (c) => {
+    const { namespace } = parseWith(StatsQuery, c.req.query(), 'query');
+    const s = await ctx.storage.stats(namespace);
+    return c.json({
+      events: { total: s.events.total, by_kind: s.events.byKind },
+      memories: { total: s.memories.total, by_type: s.memories.byType },
+      projects: s.projects.map((p) => ({
+        namespace: p.namespace,
+        events: p.events,
+        memories: p.memories,
+        ...(p.lastEventAt ? { last_event_at: p.lastEventAt } : {}),
+      })),
+    });
+  });
+
+  app.get('/v1/retrievals', async (c) => {
+    const q = parseWith(LogQuery, c.req.query(), 'query');
+    const items = await ctx.storage.listRetrievals({
+      limit: q.limit,
+      ...(q.namespace ? { namespace: q.namespace } : {}),
+      ...(q.after_id !== undefined ? { afterId: q.after_id } : {}),
+      ...(q.session_id ? { sessionId: q.session_id } : {}),
+    });
+    return c.json({ items });
+  });
+
+  app.get('/v1/extractions', async (c) => {
+    const q = parseWith(LogQuery, c.req.query(), 'query');
+    const items = await ctx.storage.listExtractions({
+      limit: q.limit,
+      ...(q.namespace ? { namespace: q.namespace } : {}),
+      ...(q.after_id !== undefined ? { afterId: q.after_id } : {}),
+    });
+    return c.json({ items });
+  });
+
+  app.get('/metrics', async (c) => {
+    const pending = await ctx.storage.pendingSummary();
+    const m = ctx.metrics;
+    const text = [
+      m.requests.render(),
+      m.ingested.render(),
+      m.ingestSeconds.render(),
+      m.retrievalSeconds.render(),
+      m.extractions.render(),
+      m.extractedRecords.render(),
+      renderGauge(
+        'kiro_learn_buffer_pending_events',
+        'Events waiting for extraction, per project.',
+        pending.map((p) => [{ namespace: p.namespace }, p.count]),
+      ),
+      renderGauge(
+        'kiro_learn_buffer_pending_bytes',
+        'Bytes waiting for extraction, per project.',
+        pending.map((p) => [{ namespace: p.namespace }, p.bytes]),
+      ),
+      renderGauge('kiro_learn_database_bytes', 'Database size on disk.', [
+        [{}, await ctx.storage.sizeBytes()],
+      ]),
+      renderGauge('kiro_learn_uptime_seconds', 'Seconds since the collector started.', [
+        [{}, Math.round((Date.now() - ctx.startedAt) / 1000)],
+      ]),
+    ].join('\n\n');
+    return c.body(`${text}\n`, 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+  });
+
+  return app;
+}

@@ -1,0 +1,357 @@
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
+
+const FIXTURES = '/work/shared/fixtures/hook-payloads';
+
+function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    record_id: newRecordId(),
+    namespace: NS,
+    strategy: 'builtin',
+    title: 'Stripe webhook needs the raw body',
+    summary: 'Signature verification fails when express.json() parses the body first.',
+    facts: ['Mount express.raw on /webhooks/stripe'],
+    concepts: ['stripe', 'webhook'],
+    files_touched: ['src/webhooks/stripe.ts'],
+    observation_type: 'discovery',
+    source_event_ids: [newEventId()],
+    created_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+let c: Running;
+beforeAll(async () => {
+  c = await startCollector();
+});
+afterAll(() => c.close());
+
+describe('GET /healthz', () => {
+  it('answers ok with the version and a request id', async () => {
+    const r = await send(c.port, 'GET', '/healthz');
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: 'ok', version: '9.9.9' });
+    expect(r.headers['x-request-id']).toMatch(/.+/);
+  });
+});
+
+describe('events', () => {
+  it('stores a shim-shaped payload and returns it byte for byte', async () => {
+    const payload = JSON.parse(
+      readFileSync(`${FIXTURES}/kiro-cli/postToolUse-fs_write.json`, 'utf8'),
+    );
+    const event = makeEvent({
+      body: { type: 'json', data: payload },
+      source: {
+        surface: 'kiro-cli',
+        version: '1.2.0',
+        client_id: 'shim',
+        project_path: payload.cwd,
+      },
+    });
+    const first = await send(c.port, 'POST', '/v1/events', { body: event });
+    expect(first.status).toBe(200);
+    expect(first.json).toEqual({ event_id: event.event_id, stored: true });
+
+    const again = await send(c.port, 'POST', '/v1/events', { body: event });
+    expect(again.json).toEqual({ event_id: event.event_id, stored: false });
+
+    const raw = await send(c.port, 'GET', `/v1/events/${event.event_id}`);
+    expect(raw.status).toBe(200);
+    expect(raw.json).toEqual(event);
+  });
+
+  it('lists newest first, pages with a cursor, and filters by namespace', async () => {
+    const ns = '/actor/dev/project/listing/';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const e = makeEvent({ namespace: ns });
+      ids.push(e.event_id);
+      await send(c.port, 'POST', '/v1/events', { body: e });
+    }
+    const page1 = await send(
+      c.port,
+      'GET',
+      `/v1/events?namespace=${encodeURIComponent(ns)}&limit=2`,
+    );
+    expect(page1.json.items.map((e: { event_id: string }) => e.event_id)).toEqual([ids[2], ids[1]]);
+    const page2 = await send(
+      c.port,
+      'GET',
+      `/v1/events?namespace=${encodeURIComponent(ns)}&limit=2&cursor=${page1.json.next_cursor}`,
+    );
+    expect(page2.json.items.map((e: { event_id: string }) => e.event_id)).toEqual([ids[0]]);
+    expect(page2.json.next_cursor).toBeUndefined();
+  });
+
+  it.each([
+    ['not JSON', '{"event_id": ', 400, /not valid JSON/],
+    ['an empty body', '', 400, /empty/],
+    ['an invalid event', { kind: 'prompt' }, 400, /invalid event/],
+  ])('answers %s with a clear error', async (_what, body, status, message) => {
+    const r = await send(c.port, 'POST', '/v1/events', {
+      body,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(r.status).toBe(status);
+    expect(r.json.error).toMatch(message);
+  });
+
+  it('lists every validation issue as dot.path: message', async () => {
+    const r = await send(c.port, 'POST', '/v1/events', {
+      body: { ...makeEvent(), event_id: 'nope', body: { type: 'text' } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^event_id: /),
+        expect.stringMatching(/^body\.content: /),
+      ]),
+    );
+  });
+
+  it('refuses a body over 2 MiB with 413', async () => {
+    const big = makeEvent({ body: { type: 'text', content: 'x'.repeat(2 * 1024 * 1024) } });
+    const r = await send(c.port, 'POST', '/v1/events', { body: big });
+    expect(r.status).toBe(413);
+    expect(r.json.error).toMatch(/larger than 2097152 bytes/);
+  });
+
+  it('answers 413 before the rest of an oversized body is sent', async () => {
+    const socket = connect(c.port, '127.0.0.1');
+    socket.write(
+      `POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1:${c.port}\r\nContent-Type: application/json\r\nContent-Length: ${3 * 1024 * 1024}\r\n\r\n{"a":`,
+    );
+    const head = await new Promise<string>((resolve) =>
+      socket.once('data', (d) => resolve(d.toString())),
+    );
+    socket.destroy();
+    expect(head).toMatch(/^HTTP\/1\.1 413/);
+  });
+
+  it('answers 413 to a chunked body once it crosses the cap', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: c.port,
+          method: 'POST',
+          path: '/v1/events',
+          headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      req.on('error', reject);
+      const chunk = Buffer.alloc(256 * 1024, 'x');
+      const pump = () => {
+        while (!req.destroyed && req.write(chunk));
+      };
+      req.on('drain', pump);
+      pump();
+    });
+    expect(status).toBe(413);
+  });
+
+  it('answers 404 for an unknown event, 400 for a malformed id', async () => {
+    expect((await send(c.port, 'GET', `/v1/events/${newEventId()}`)).status).toBe(404);
+    const bad = await send(c.port, 'GET', '/v1/events/not-an-id');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toBe('invalid event_id');
+  });
+
+  it('answers 400 for a bad query and a bad cursor', async () => {
+    expect((await send(c.port, 'GET', '/v1/events?limit=0')).status).toBe(400);
+    expect((await send(c.port, 'GET', '/v1/events?namespace=nope')).status).toBe(400);
+    expect((await send(c.port, 'GET', '/v1/events?cursor=abc')).status).toBe(400);
+  });
+
+  it('answers 405 with Allow for a wrong method, 404 for an unknown route', async () => {
+    const put = await send(c.port, 'PUT', '/v1/events', { body: {} });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toMatch(/GET/);
+    expect(put.headers.allow).toMatch(/POST/);
+    expect(put.json.error).toBe('method not allowed');
+    const missing = await send(c.port, 'GET', '/v2/nothing');
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ error: 'no such route' });
+  });
+});
+
+describe('inline retrieval', () => {
+  it('returns the context of matching records with a prompt', async () => {
+    const record = makeRecord();
+    await send(c.port, 'POST', '/v1/memories', { body: record });
+    const prompt = makeEvent({
+      kind: 'prompt',
+      body: { type: 'text', content: 'why does the stripe webhook signature check fail?' },
+    });
+    const r = await send(c.port, 'POST', '/v1/events?retrieve=true', { body: prompt });
+    expect(r.status).toBe(200);
+    expect(r.json.stored).toBe(true);
+    expect(r.json.retrieval.records).toContain(record.record_id);
+    expect(r.json.retrieval.context).toContain('## Prior observations from kiro-learn');
+    expect(r.json.retrieval.context).toContain(`### ${record.title}`);
+    expect(r.json.retrieval.latency_ms).toBeGreaterThanOrEqual(0);
+
+    const log = await send(c.port, 'GET', `/v1/retrievals?namespace=${encodeURIComponent(NS)}`);
+    expect(log.status).toBe(200);
+    expect(log.json.items.some((e: { eventId?: string }) => e.eventId === prompt.event_id)).toBe(
+      true,
+    );
+  });
+
+  it('answers an empty context when nothing matches, and none for other kinds', async () => {
+    const prompt = makeEvent({
+      kind: 'prompt',
+      body: { type: 'text', content: 'zebra quantum pottery' },
+    });
+    const r = await send(c.port, 'POST', '/v1/events?retrieve=true', { body: prompt });
+    expect(r.json.retrieval).toMatchObject({ context: '', records: [] });
+    const tool = await send(c.port, 'POST', '/v1/events?retrieve=true', { body: makeEvent() });
+    expect(tool.json.retrieval).toBeUndefined();
+  });
+});
+
+describe('memories', () => {
+  it('saves, reads, lists, searches, edits and deletes a record', async () => {
+    const record = makeRecord({ namespace: '/actor/dev/project/mem/', title: 'Use pnpm catalogs' });
+    const post = await send(c.port, 'POST', '/v1/memories', { body: record });
+    expect(post.json).toEqual({ record_id: record.record_id, stored: true });
+
+    const got = await send(c.port, 'GET', `/v1/memories/${record.record_id}`);
+    expect(got.json).toMatchObject({ title: 'Use pnpm catalogs' });
+
+    const list = await send(
+      c.port,
+      'GET',
+      `/v1/memories?namespace=${encodeURIComponent(record.namespace)}`,
+    );
+    expect(list.json).toMatchObject({ total: 1, limit: 50, offset: 0 });
+
+    const found = await send(
+      c.port,
+      'GET',
+      `/v1/memories/search?query=catalogs&namespace=${encodeURIComponent(record.namespace)}`,
+    );
+    expect(found.json.map((r: MemoryRecord) => r.record_id)).toEqual([record.record_id]);
+
+    const patched = await send(c.port, 'PATCH', `/v1/memories/${record.record_id}`, {
+      body: { title: 'Use the pnpm catalog for versions' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json).toMatchObject({ title: 'Use the pnpm catalog for versions' });
+    expect(patched.json.updated_at).toBeDefined();
+
+    const bad = await send(c.port, 'PATCH', `/v1/memories/${record.record_id}`, { body: {} });
+    expect(bad.status).toBe(400);
+
+    const del = await send(c.port, 'DELETE', `/v1/memories/${record.record_id}`);
+    expect(del.json).toEqual({ deleted: true });
+    expect((await send(c.port, 'DELETE', `/v1/memories/${record.record_id}`)).status).toBe(404);
+    expect((await send(c.port, 'GET', `/v1/memories/${record.record_id}`)).status).toBe(404);
+    const gone = await send(c.port, 'PATCH', `/v1/memories/${record.record_id}`, {
+      body: { title: 'x' },
+    });
+    expect(gone.status).toBe(404);
+  });
+
+  it('refuses an invalid record and a bad search query', async () => {
+    const r = await send(c.port, 'POST', '/v1/memories', { body: { ...makeRecord(), title: '' } });
+    expect(r.status).toBe(400);
+    expect(r.json.details).toEqual([expect.stringMatching(/^title: /)]);
+    expect((await send(c.port, 'GET', '/v1/memories/search')).status).toBe(400);
+    expect((await send(c.port, 'GET', '/v1/memories/mr_nope')).status).toBe(400);
+  });
+});
+
+describe('stats, logs and metrics', () => {
+  it('reports totals per kind and project', async () => {
+    const r = await send(c.port, 'GET', `/v1/stats?namespace=${encodeURIComponent(NS)}`);
+    expect(r.status).toBe(200);
+    expect(r.json.events.total).toBeGreaterThan(0);
+    expect(r.json.projects).toEqual([expect.objectContaining({ namespace: NS })]);
+  });
+
+  it('lists extractions', async () => {
+    const r = await send(c.port, 'GET', '/v1/extractions?limit=5');
+    expect(r.status).toBe(200);
+    expect(Array.isArray(r.json.items)).toBe(true);
+    expect((await send(c.port, 'GET', '/v1/extractions?limit=-1')).status).toBe(400);
+  });
+
+  it('serves Prometheus text with ingest, retrieval and buffer metrics', async () => {
+    c.collector.reportExtraction({
+      namespace: NS,
+      extractor: 'builtin',
+      status: 'ok',
+      batchSize: 3,
+      records: 2,
+      attempts: 1,
+      durationMs: 40,
+      startedAt: new Date().toISOString(),
+    });
+    const r = await send(c.port, 'GET', '/metrics');
+    expect(r.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(r.text).toMatch(
+      /^kiro_learn_ingest_events_total\{kind="tool_use",outcome="stored"\} \d+$/m,
+    );
+    expect(r.text).toMatch(
+      /^kiro_learn_ingest_events_total\{kind="tool_use",outcome="duplicate"\} 1$/m,
+    );
+    expect(r.text).toMatch(/^kiro_learn_ingest_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
+    expect(r.text).toMatch(/^kiro_learn_retrieval_duration_seconds_count\{outcome="ok"\} 1$/m);
+    expect(r.text).toMatch(/^kiro_learn_extractions_total\{status="ok"\} 1$/m);
+    expect(r.text).toMatch(
+      /^kiro_learn_buffer_pending_events\{namespace="\/actor\/dev\/project\/payments-api\/"\} \d+$/m,
+    );
+  });
+});
+
+describe('GET /v1/stream', () => {
+  it('streams newly stored events as server-sent events', async () => {
+    const event = makeEvent({ body: { type: 'text', content: 'streamed line' } });
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: c.port, path: '/v1/stream' }, (res) => {
+        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.includes(': connected') && !text.includes('event: event')) {
+            void send(c.port, 'POST', '/v1/events', { body: event });
+          }
+          if (text.includes(event.event_id)) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(received).toMatch(/event: event\ndata: \{.*"preview":"streamed line"\}\nid: \d+\n/);
+  });
+});
+
+describe('failures', () => {
+  it('answers 500 without internals when a dependency throws', async () => {
+    const broken = await startCollector(
+      {},
+      {
+        search: async () => {
+          throw new Error('boom in /home/dev/secret/path');
+        },
+      },
+    );
+    try {
+      const r = await send(broken.port, 'GET', '/v1/memories/search?query=x');
+      expect(r.status).toBe(500);
+      expect(r.json).toEqual({ error: 'internal error' });
+    } finally {
+      await broken.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Event, newEventId } from '@kiro-learn/schema';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { type Collector, type CollectorOptions, createCollector } from '../src/app.js';
+import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
+
+export interface Running {
+  collector: Collector;
+  port: number;
+  home: string;
+  dbPath: string;
+  close(): Promise<void>;
+}
+
+/** A real collector on 127.0.0.1 port 0 over a real SQLite file in a temp dir. */
+export async function startCollector(
+  file: SettingsFile = {},
+  extra: Partial<CollectorOptions> = {},
+): Promise<Running> {
+  const home = mkdtempSync(join(tmpdir(), 'kl-collector-'));
+  const dbPath = join(home, 'kiro-learn.db');
+  const settings = normalizeSettings({ port: 0, ...file }, home);
+  const storage = await openSqliteStorage({ path: dbPath });
+  const collector = createCollector({ storage, settings, version: '9.9.9', ...extra });
+  const { port } = await collector.listen();
+  return {
+    collector,
+    port,
+    home,
+    dbPath,
+    async close() {
+      await collector.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test convenience
+  json: any;
+}
+
+/**
+ * One HTTP request with full control of the headers (fetch would pick Host and Origin
+ * itself). JSON bodies get `Content-Type: application/json` unless headers say otherwise.
+ */
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const raw =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? options.body
+        : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    Host: `127.0.0.1:${port}`,
+    ...(raw !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    ...options.headers,
+  };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(raw);
+  });
+}
+
+export const NS = '/actor/dev/project/payments-api/';
+
+/** A valid event; override any field. */
+export function makeEvent(overrides: Partial<Event> = {}): Event {
+  return {
+    event_id: newEventId(),
+    session_id: 'sess-1',
+    actor_id: 'dev',
+    namespace: NS,
+    schema_version: 1,
+    kind: 'tool_use',
+    body: { type: 'text', content: 'ran the tests' },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
+    ...overrides,
+  };
+}
