@@ -1,0 +1,127 @@
+import { tmpdir } from 'node:os';
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { runAcpPrompt } from './acp.js';
+import { parseCommand } from './command.js';
+import { ExtractorError } from './errors.js';
+import { type FramedPart, frameBatches } from './frame.js';
+import { createLimiter, type Limiter } from './limiter.js';
+import { parseReply } from './parse.js';
+import { buildPrompt } from './prompt.js';
+import { toRecord } from './records.js';
+import type { ExtractionResult, Extractor } from './types.js';
+
+/** Settings of the ACP extractor; every field has the DESIGN.md §4 default. */
+export interface AcpExtractorOptions {
+  /** Agent command line or argv; default `kiro-cli acp --agent kiro-learn-compressor`. */
+  command?: string | readonly string[];
+  /** Working directory of the agent; default the OS temp dir (the compressor needs no project). */
+  cwd?: string;
+  /** Environment of the agent; the collector's when omitted. */
+  env?: NodeJS.ProcessEnv;
+  /** Per-session limit, spawn to reply; default 60 000 ms. */
+  timeoutMs?: number;
+  /** SIGTERM → SIGKILL grace; default 2000 ms. */
+  killGraceMs?: number;
+  /** Sessions per batch chunk when replies are garbage; default 3. */
+  attempts?: number;
+  /** Agent processes running at once across all projects; default 2. Ignored when `limiter` is given. */
+  concurrency?: number;
+  /** Share one queue between extractors (FIFO across projects). */
+  limiter?: Limiter;
+  /** Characters of framed events per prompt; larger batches are split; default 200 000. */
+  maxPromptChars?: number;
+  /** Characters kept of one tool input or output; default 16 000 (head and tail). */
+  maxFieldChars?: number;
+}
+
+export const ACP_DEFAULTS = {
+  command: 'kiro-cli acp --agent kiro-learn-compressor',
+  timeoutMs: 60_000,
+  killGraceMs: 2000,
+  attempts: 3,
+  concurrency: 2,
+  maxPromptChars: 200_000,
+  maxFieldChars: 16_000,
+} as const;
+
+/**
+ * Extraction by an ACP agent: one fresh agent process per prompt, at most `concurrency`
+ * at once. A batch too large for one prompt is split; all parts must succeed or the
+ * whole batch fails (and stays pending), so a retry never stores records twice.
+ */
+export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor {
+  const settings = Object.freeze({ ...ACP_DEFAULTS, ...definedOnly(options) });
+  const command = parseCommand(settings.command);
+  for (const [name, value] of Object.entries({
+    timeoutMs: settings.timeoutMs,
+    attempts: settings.attempts,
+    concurrency: settings.concurrency,
+    maxPromptChars: settings.maxPromptChars,
+  })) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ExtractorError(
+        'invalid_config',
+        `${name} must be a whole number of at least 1, not ${value}`,
+      );
+    }
+  }
+  const limiter = options.limiter ?? createLimiter(settings.concurrency);
+  const cwd = settings.cwd ?? tmpdir();
+
+  async function extractPart(
+    part: FramedPart,
+    namespace: string,
+  ): Promise<{ records: MemoryRecord[]; attempts: number }> {
+    const prompt = buildPrompt(part.text);
+    let lastReason = '';
+    for (let attempt = 1; attempt <= settings.attempts; attempt++) {
+      const reply = await limiter.run(() =>
+        runAcpPrompt({
+          command,
+          prompt,
+          cwd,
+          timeoutMs: settings.timeoutMs,
+          killGraceMs: settings.killGraceMs,
+          ...(settings.env ? { env: settings.env } : {}),
+        }),
+      );
+      const parsed = parseReply(reply.text);
+      if (parsed.kind === 'skip') return { records: [], attempts: attempt };
+      if (parsed.kind === 'records') {
+        const records = parsed.drafts
+          .map((draft) =>
+            toRecord(draft, { namespace, batchIds: part.eventIds, strategy: 'llm-summary' }),
+          )
+          .filter((record) => record !== undefined);
+        if (records.length > 0) return { records, attempts: attempt };
+        lastReason = 'no block survived validation';
+      } else lastReason = parsed.reason;
+    }
+    throw new ExtractorError(
+      'garbage',
+      `no usable reply after ${settings.attempts} attempts: ${lastReason}`,
+    );
+  }
+
+  return {
+    name: 'acp',
+    async extract(batch) {
+      const result: ExtractionResult = { extractor: 'acp', records: [], attempts: 0 };
+      if (batch.events.length === 0) return result;
+      for (const part of frameBatches(
+        batch.events,
+        settings.maxPromptChars,
+        settings.maxFieldChars,
+      )) {
+        const done = await extractPart(part, batch.namespace);
+        result.records.push(...done.records);
+        result.attempts += done.attempts;
+      }
+      return result;
+    },
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

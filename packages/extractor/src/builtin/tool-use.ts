@@ -1,0 +1,138 @@
+import type { Event } from '@kiro-learn/schema';
+import { oneLine } from '../text.js';
+
+/** What a tool did, across agents' tool names (Kiro `fs_read`, Claude Code `Read`, …). */
+export type ToolAction = 'read' | 'write' | 'command' | 'search' | 'other';
+
+/** One tool use, read out of a `tool_use` event's `{tool_name, tool_input, tool_response}`. */
+export interface ToolUse {
+  eventId: string;
+  name: string;
+  action: ToolAction;
+  /** Files the tool read or wrote, relative to the project when under it. */
+  files: string[];
+  /** The shell command, for command tools. */
+  command?: string;
+  /** Why the agent used the tool, when it said (`summary`, `description`). */
+  purpose?: string;
+  /** For edits: the text replaced and its replacement (or what was created). */
+  change?: { before?: string; after?: string; kind: string };
+  /** True/false when the response says; undefined when it does not. */
+  ok: boolean | undefined;
+  exitCode?: number;
+  /** Output text (stdout, stderr, result lines), for reading errors and test counts. */
+  output: string;
+}
+
+type Dict = Record<string, unknown>;
+const isDict = (value: unknown): value is Dict =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+function classify(name: string): ToolAction {
+  const n = name.toLowerCase();
+  if (/bash|shell|exec|command|terminal|run/.test(n)) return 'command';
+  if (/write|edit|replace|create|append|insert|patch|delete|move|rename/.test(n)) return 'write';
+  if (/grep|glob|search|find|list|ls/.test(n)) return 'search';
+  if (/read|view|open|cat|fetch/.test(n)) return 'read';
+  return 'other';
+}
+
+function paths(input: Dict, response: unknown): string[] {
+  const found: string[] = [];
+  const take = (value: unknown) => {
+    const path = str(value);
+    if (path) found.push(path);
+  };
+  for (const key of ['path', 'file_path', 'filePath', 'notebook_path', 'target_file', 'file'])
+    take(input[key]);
+  for (const key of ['paths', 'files', 'operations', 'edits']) {
+    const list = input[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      if (typeof item === 'string') take(item);
+      else if (isDict(item)) {
+        take(item.path);
+        take(item.file_path);
+      }
+    }
+  }
+  if (found.length === 0 && isDict(response)) take(response.filePath);
+  return found;
+}
+
+function relative(path: string, projectPath: string | undefined): string {
+  if (projectPath && path.startsWith(`${projectPath.replace(/\/+$/, '')}/`)) {
+    return path.slice(projectPath.replace(/\/+$/, '').length + 1);
+  }
+  return path;
+}
+
+function exitCodeOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+}
+
+/** Reads success, exit code and output from the response shapes agents use. */
+function outcome(response: unknown): Pick<ToolUse, 'ok' | 'exitCode' | 'output'> {
+  if (typeof response === 'string') return { ok: undefined, output: response };
+  if (!isDict(response)) return { ok: undefined, output: '' };
+  const parts: string[] = [];
+  let exitCode: number | undefined;
+  const collect = (item: unknown) => {
+    if (typeof item === 'string') parts.push(item);
+    else if (isDict(item)) {
+      for (const key of ['stdout', 'stderr', 'output', 'content', 'text', 'message', 'error']) {
+        const text = str(item[key]);
+        if (text) parts.push(text);
+      }
+      exitCode ??= exitCodeOf(
+        item.exit_status ?? item.exit_code ?? item.exitCode ?? item.returncode,
+      );
+    }
+  };
+  collect(response);
+  if (Array.isArray(response.result)) response.result.forEach(collect);
+  else collect(response.result);
+  let ok = typeof response.success === 'boolean' ? response.success : undefined;
+  if (response.is_error === true || response.isError === true || response.interrupted === true)
+    ok = false;
+  if (exitCode !== undefined) ok = exitCode === 0 && ok !== false;
+  return { ok, output: parts.join('\n'), ...(exitCode === undefined ? {} : { exitCode }) };
+}
+
+function changeOf(name: string, input: Dict): ToolUse['change'] {
+  const before = str(input.old_str) ?? str(input.old_string) ?? str(input.oldStr);
+  const after = str(input.new_str) ?? str(input.new_string) ?? str(input.newStr);
+  const content = str(input.file_text) ?? str(input.content);
+  const kind = str(input.command) ?? name;
+  if (before !== undefined || after !== undefined)
+    return { kind, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+  if (content !== undefined) return { kind, after: content };
+  return { kind };
+}
+
+/** Interprets a `tool_use` event, or undefined when its body is not a tool use. */
+export function readToolUse(event: Event): ToolUse | undefined {
+  if (event.kind !== 'tool_use' || event.body.type !== 'json' || !isDict(event.body.data))
+    return undefined;
+  const data = event.body.data;
+  const name = str(data.tool_name) ?? str(data.toolName) ?? 'tool';
+  const input = isDict(data.tool_input) ? data.tool_input : {};
+  const response = data.tool_response ?? data.tool_output;
+  const action = classify(name);
+  const projectPath = event.source.project_path;
+  const purpose = str(input.summary) ?? str(input.description) ?? str(input.explanation);
+  const command = action === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  return {
+    eventId: event.event_id,
+    name,
+    action,
+    files: [...new Set(paths(input, response).map((path) => relative(path, projectPath)))],
+    ...(command ? { command: oneLine(command) } : {}),
+    ...(purpose ? { purpose: oneLine(purpose) } : {}),
+    ...(action === 'write' ? { change: changeOf(name, input) } : {}),
+    ...outcome(response),
+  };
+}

@@ -1,0 +1,26 @@
+import type { Event, MemoryRecord } from '@kiro-learn/schema';
+
+/** Events of one namespace to distil, oldest first. */
+export interface ExtractionBatch {
+  /** The namespace every event and record belongs to. */
+  namespace: string;
+  /** The events, oldest first. */
+  events: readonly Event[];
+}
+
+/** What an extraction produced. An empty `records` means the batch held nothing worth keeping. */
+export interface ExtractionResult {
+  /** Which extractor ran (`acp`, `builtin`), for the extraction log. */
+  extractor: string;
+  /** Valid memory records, ready to store. */
+  records: MemoryRecord[];
+  /** Agent sessions used (garbage replies are retried with a fresh one); 1 for the built-in. */
+  attempts: number;
+}
+
+/** Anything that turns a batch into records. Rejects with an ExtractorError when it cannot. */
+export interface Extractor {
+  /** `acp` or `builtin`. */
+  readonly name: string;
+  extract(batch: ExtractionBatch): Promise<ExtractionResult>;
+}

@@ -1,0 +1,141 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAcpExtractor, type ExtractorError, runAcpPrompt } from '../src/index.js';
+import { type TestAgentMode, testAgentCommand } from '../src/test-agent-command.js';
+import { fixtureSession, NAMESPACE } from './fixtures/session.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kl-acp-'));
+const pidFile = join(dir, 'pids');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function extractor(mode: TestAgentMode, options: Parameters<typeof createAcpExtractor>[0] = {}) {
+  return createAcpExtractor({
+    command: testAgentCommand(mode),
+    env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile, ...options.env },
+    ...options,
+  });
+}
+
+const batch = () => ({ namespace: NAMESPACE, events: fixtureSession() });
+
+async function failure(promise: Promise<unknown>): Promise<ExtractorError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ExtractorError;
+  }
+  throw new Error('expected the extraction to fail');
+}
+
+/** Every agent process these tests started is gone from the process table (reaped, not a zombie). */
+function agentsStarted(): number[] {
+  return existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').map(Number) : [];
+}
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+
+describe('ACP extractor against the scripted test agent', () => {
+  it('stores the valid records, cites the events named, and drops the block with an unknown type', async () => {
+    const input = batch();
+    const result = await extractor('records').extract(input);
+    expect(result.attempts).toBe(1);
+    expect(result.records.map((record) => record.observation_type)).toEqual([
+      'session_summary',
+      'discovery',
+    ]);
+    const [summary, discovery] = result.records;
+    expect(summary!.title).toBe(
+      "Test agent summary: The Stripe webhook handler returns 400 on every event since yesterday's deploy. Can you find out why?",
+    );
+    expect(summary!.summary).toBe('The scripted test agent read 7 events & summarised them.');
+    expect(summary!.source_event_ids).toEqual(input.events.map((event) => event.event_id));
+    expect(discovery!.source_event_ids).toEqual([input.events[0]!.event_id]);
+    expect(summary!.strategy).toBe('llm-summary');
+  });
+
+  it('returns no records for <skip/>', async () => {
+    expect(await extractor('skip').extract(batch())).toEqual({
+      extractor: 'acp',
+      records: [],
+      attempts: 1,
+    });
+  });
+
+  it('retries garbage with a fresh session, three attempts, then fails', async () => {
+    const before = agentsStarted().length;
+    const error = await failure(extractor('garbage').extract(batch()));
+    expect(error.code).toBe('garbage');
+    expect(error.message).toMatch(/no usable reply after 3 attempts/);
+    expect(agentsStarted().length - before).toBe(3);
+  });
+
+  it('succeeds on the second session when the first replied garbage', async () => {
+    const state = join(dir, 'flaky-state');
+    const result = await extractor('flaky', {
+      env: { KIRO_LEARN_TEST_AGENT_STATE: state },
+    }).extract(batch());
+    expect(result.attempts).toBe(2);
+    expect(result.records).toHaveLength(2);
+  });
+
+  it('reports a crash mid-turn with the agent stderr, without retrying', async () => {
+    const before = agentsStarted().length;
+    const error = await failure(extractor('crash').extract(batch()));
+    expect(error.code).toBe('agent_exited');
+    expect(error.message).toContain('code 70');
+    expect(error.stderr).toContain('crashing mid-turn');
+    expect(agentsStarted().length - before).toBe(1);
+  });
+
+  it('reports an agent that exits non-zero at start', async () => {
+    const error = await failure(extractor('exit').extract(batch()));
+    expect(error.code).toBe('agent_exited');
+    expect(error.message).toContain('refusing to start');
+  });
+
+  it('reports a command that is not installed', async () => {
+    const error = await failure(
+      createAcpExtractor({ command: 'kiro-learn-no-such-agent acp' }).extract(batch()),
+    );
+    expect(error.code).toBe('spawn_failed');
+    expect(error.message).toContain('kiro-learn-no-such-agent');
+  });
+
+  it('times out a hanging agent and a slow one', async () => {
+    for (const mode of ['hang', 'slow'] as const) {
+      const error = await failure(extractor(mode, { timeoutMs: 300 }).extract(batch()));
+      expect(error.code).toBe('timeout');
+    }
+  });
+
+  it('kills an agent that ignores SIGTERM', async () => {
+    const before = agentsStarted().length;
+    const error = await failure(
+      runAcpPrompt({
+        command: testAgentCommand('stubborn'),
+        env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
+        prompt: 'hello',
+        cwd: dir,
+        timeoutMs: 300,
+        killGraceMs: 200,
+      }),
+    );
+    expect(error.code).toBe('timeout');
+    expect(error.stderr).toContain('ignoring SIGTERM');
+    const [pid] = agentsStarted().slice(before);
+    expect(alive(pid!)).toBe(false);
+  });
+
+  it('splits a batch too large for one prompt and combines the records', async () => {
+    const result = await extractor('instant', { maxPromptChars: 1500 }).extract(batch());
+    expect(result.attempts).toBeGreaterThan(1);
+    expect(result.records).toHaveLength(result.attempts * 2);
+  });
+
+  it('leaves no agent process behind', () => {
+    const pids = agentsStarted();
+    expect(pids.length).toBeGreaterThan(10);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
