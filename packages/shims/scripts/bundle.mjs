@@ -1,0 +1,53 @@
+// Bundles each hook entry into one self-contained ESM file (dist/bin/*.mjs): a hook is a
+// fresh process per prompt and tool use, so it must load no TypeScript, no zod, no
+// node_modules lookups. Schema modules are declared side-effect free so that importing a
+// constant from @kiro-learn/schema does not drag its zod schemas in.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const entries = ['kiro', 'kiro-ide', 'claude-code', 'kiro-learn-shim'];
+
+/** @type {import('esbuild').Plugin} */
+const schemaIsPure = {
+  name: 'schema-is-pure',
+  setup(b) {
+    const inSchema = /[\\/]packages[\\/]schema[\\/]|[\\/]@kiro-learn[\\/]schema[\\/]/;
+    b.onResolve({ filter: /./ }, async (args) => {
+      if (args.pluginData === schemaIsPure) return undefined;
+      const { kind, resolveDir, importer } = args;
+      const resolved = await b.resolve(args.path, {
+        kind,
+        resolveDir,
+        importer,
+        pluginData: schemaIsPure,
+      });
+      if (resolved.errors.length > 0 || !inSchema.test(resolved.path)) return resolved;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
+export async function bundle(outdir = join(root, 'dist', 'bin')) {
+  await build({
+    entryPoints: Object.fromEntries(entries.map((e) => [e, join(root, 'src', 'bin', `${e}.ts`)])),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    conditions: ['@kiro-learn/source'],
+    define: { KIRO_LEARN_SHIM_VERSION: JSON.stringify(version) },
+    plugins: [schemaIsPure],
+    metafile: true,
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

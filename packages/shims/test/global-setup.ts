@@ -1,0 +1,6 @@
+// Builds the hook bundles (dist/bin/*.mjs) the process tests spawn, from the current sources.
+import { bundle } from '../scripts/bundle.mjs';
+
+export default async function setup(): Promise<void> {
+  await bundle();
+}
