@@ -62,8 +62,8 @@ export function capBody(
 
 /**
  * Cuts `text` from the end (plus the marker) until `measure` fits `maxBytes`. Every
- * character serializes to at least its UTF-8 bytes, so cutting the overshoot in raw bytes
- * nearly always fits at once; the loop covers the rest.
+ * character serializes to at least its UTF-8 bytes, so each cut of the overshoot makes
+ * progress; a handful of rounds always fits.
  */
 function shrink(text: string, measure: (candidate: string) => number, maxBytes: number): string {
   let keep = utf8Length(text);
@@ -71,7 +71,10 @@ function shrink(text: string, measure: (candidate: string) => number, maxBytes: 
   for (let attempt = 0; attempt < 8; attempt++) {
     const over = measure(candidate) - maxBytes;
     if (over <= 0) return candidate;
-    keep = Math.max(0, keep - over - MARKER_BYTES);
+    // Escapes can make the serialized form far larger than the raw text: scale first,
+    // then cut the remaining overshoot.
+    const scaled = attempt === 0 ? Math.floor((keep * maxBytes) / (maxBytes + over)) : keep - over;
+    keep = Math.max(0, scaled - MARKER_BYTES);
     candidate = `${prefixBytes(text, keep)}${TRUNCATION_MARKER}`;
   }
   return TRUNCATION_MARKER.trim();

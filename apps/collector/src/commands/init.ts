@@ -1,0 +1,108 @@
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import { compressorAgentConfig } from '@kiro-learn/extractor';
+import {
+  applyPlan,
+  formatPlan,
+  INSTALL_SURFACES,
+  type InstallSurface,
+  type McpLaunch,
+  planInit,
+  ShimsError,
+} from '@kiro-learn/shims';
+import { CollectorError } from '../errors.js';
+import { line, parseCommandArgs } from './args.js';
+import type { Command } from './types.js';
+
+// Thin by design: what init writes, and how it merges, lives in @kiro-learn/shims.
+export const init: Command = {
+  name: 'init',
+  summary: 'install kiro-learn hooks and MCP server into this project',
+  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|all] [--legacy-ide] [--dry-run] [--yes]
+
+Installs hooks and the MCP server for the agents found on this machine (or --surface,
+repeatable or comma-separated) into the project around the current directory, merging
+into existing files without touching anything else; running it again changes nothing.
+  --legacy-ide  also write Kiro IDE 0.x .kiro.hook files
+  --dry-run     show what would change, write nothing
+  --yes         never ask (scripts and CI)`,
+  async run(args, io) {
+    const { values } = parseCommandArgs('init', args, {
+      surface: { type: 'string', multiple: true },
+      'legacy-ide': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+    });
+    try {
+      const plan = planInit({
+        cwd: io.cwd,
+        env: io.env,
+        ...(values.surface ? { surfaces: parseSurfaces(values.surface) } : {}),
+        legacyIde: values['legacy-ide'] ?? false,
+        mcpServer: mcpServerLaunch(),
+        compressorAgent: compressorAgentConfig(),
+      });
+      const pending = plan.changes.some((change) => change.action !== 'unchanged');
+      if (values['dry-run'] || !pending) {
+        io.stdout.write(formatPlan(plan, true));
+        return 0;
+      }
+      if (!values.yes && !(await confirm(formatPlan(plan, true), io))) {
+        line(io.stderr, 'kiro-learn init: nothing written');
+        return 1;
+      }
+      applyPlan(plan);
+      io.stdout.write(formatPlan(plan, false));
+      line(
+        io.stdout,
+        'Start a new agent session to load the hooks; the collector starts on the first hook (or: kiro-learn start).',
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof ShimsError) {
+        line(io.stderr, `kiro-learn init: ${error.message}`);
+        return 1;
+      }
+      throw error;
+    }
+  },
+};
+
+function parseSurfaces(values: string[]): InstallSurface[] {
+  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim());
+  if (names.includes('all')) return [...INSTALL_SURFACES];
+  for (const name of names) {
+    if (!INSTALL_SURFACES.includes(name as InstallSurface)) {
+      throw new CollectorError(
+        'usage',
+        `kiro-learn init: unknown surface "${name}"; use ${INSTALL_SURFACES.join(', ')} or all`,
+      );
+    }
+  }
+  return names as InstallSurface[];
+}
+
+/** The MCP server of this installation, run by this Node: a stable path in an npm install. */
+function mcpServerLaunch(): McpLaunch {
+  const pkg = fileURLToPath(import.meta.resolve('@kiro-learn/mcp-server/package.json'));
+  return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js')] };
+}
+
+/** Asks on a terminal; anything but a terminal on both ends means no (use --yes). */
+export async function confirm(plan: string, io: Parameters<Command['run']>[1]): Promise<boolean> {
+  if (!process.stdin.isTTY || !io.stdout.isTTY) {
+    line(
+      io.stderr,
+      'kiro-learn: not a terminal, so not asking: pass --yes to apply, or --dry-run to look',
+    );
+    return false;
+  }
+  io.stdout.write(plan);
+  const rl = createInterface({ input: process.stdin, output: io.stdout });
+  try {
+    return /^(y|yes|)$/i.test((await rl.question('Apply these changes? [Y/n] ')).trim());
+  } finally {
+    rl.close();
+  }
+}
