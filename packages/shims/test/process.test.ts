@@ -49,10 +49,10 @@ function run(
   if (stdin !== undefined) child.stdin!.end(stdin);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  child.stdout!.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  child.stderr!.on('data', (chunk) => {
     stderr += chunk;
   });
   return new Promise((resolve) =>
