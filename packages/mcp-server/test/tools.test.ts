@@ -1,5 +1,7 @@
 // Every tool through the official MCP client, against the real collector as a child process;
 // what got stored is checked over the collector's own HTTP API.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +33,17 @@ afterAll(async () => {
   await mcp?.close();
   await collector?.stop();
   for (const dir of [home, project, other]) dir.remove();
+});
+
+const SHIM = fileURLToPath(new URL('../../shims/dist/bin/kiro-learn-shim.mjs', import.meta.url));
+/** A Claude Code UserPromptSubmit payload, in the agent's own format. */
+const promptPayload = (cwd: string, prompt: string) => ({
+  session_id: '0b6c1e7a-2f4d-4c3b-9a8e-5d1f2e3c4b5a',
+  transcript_path: '/nonexistent/transcript.jsonl',
+  cwd,
+  permission_mode: 'default',
+  hook_event_name: 'UserPromptSubmit',
+  prompt,
 });
 
 const savedId = (text: string) => /record (mr_[0-9A-Z]{26})/.exec(text)?.[1] ?? '';
@@ -80,6 +93,25 @@ describe('tools against a real collector', () => {
     const note = await stored(`/v1/events/${sourceId(result.text)}`);
     expect(note).toMatchObject({ kind: 'note', namespace, source: { surface: 'mcp' } });
     expect(note.body.data.tool).toBe('save_observation');
+  });
+
+  it('lands in the same namespace as a real hook fired in the same project', async () => {
+    const hook = spawnSync(process.execPath, [SHIM, 'claude-code'], {
+      input: JSON.stringify(promptPayload(project.path, 'hook prompt from this project')),
+      env: {
+        ...process.env,
+        KIRO_LEARN_HOME: home.path,
+        KIRO_LEARN_PORT: String(collector.port),
+        ...actorEnv,
+      },
+      encoding: 'utf8',
+    });
+    expect(hook.status).toBe(0);
+    const { namespace: mcpNamespace } = await stored(`/v1/memories/${observationId}`);
+    const { items } = await stored(
+      `/v1/events?kind=prompt&namespace=${encodeURIComponent(mcpNamespace)}`,
+    );
+    expect(JSON.stringify(items)).toContain('hook prompt from this project');
   });
 
   it('save_session_summary stores the four-section summary, scrubbed, as mcp_session_summary', async () => {
