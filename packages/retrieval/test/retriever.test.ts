@@ -1,0 +1,319 @@
+import type { StorageBackend } from '@kiro-learn/storage';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRetriever, RetrievalError } from '../src/index.js';
+import { NS, openTemp, record } from './helpers.js';
+
+const webhook = () =>
+  record({
+    title: 'Stripe webhook needs the raw body',
+    summary: 'express.json() consumed the body before stripe constructEvent could verify it.',
+    facts: ['Use express.raw on the webhook route'],
+    concepts: ['stripe', 'webhooks'],
+    files_touched: ['src/routes/webhooks/stripe.ts'],
+    observation_type: 'error',
+  });
+
+/** A backend whose search is replaced, for the race and error paths (the rest stays real). */
+function withSearch(
+  storage: StorageBackend,
+  search: StorageBackend['searchRecords'],
+): StorageBackend {
+  return new Proxy(storage, {
+    get: (target, key) =>
+      key === 'searchRecords' ? search : Reflect.get(target, key, target)?.bind?.(target),
+  });
+}
+
+describe('retrieve', () => {
+  it('puts the matching record in the context and logs the retrieval', async () => {
+    const storage = await openTemp();
+    const hit = webhook();
+    await storage.putRecord(hit);
+    await storage.putRecord(
+      record({ title: 'Money is integer cents', summary: 'Floats drifted.' }),
+    );
+    const retriever = createRetriever({ storage });
+
+    const result = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'stripe says no signatures found on the webhook',
+      sessionId: 's1',
+    });
+
+    expect(result.records).toEqual([hit.record_id]);
+    expect(result.context).toBe(
+      '## Prior observations from kiro-learn\n\n### Stripe webhook needs the raw body\n\n' +
+        'express.json() consumed the body before stripe constructEvent could verify it.\n\n' +
+        '- Use express.raw on the webhook route\n',
+    );
+    expect(result.timedOut).toBe(false);
+    const [logged] = await storage.listRetrievals({ namespace: NS, limit: 10 });
+    expect(logged).toMatchObject({
+      sessionId: 's1',
+      query: 'stripe says no signatures found on the webhook',
+      recordIds: [hit.record_id],
+      timedOut: false,
+      budgetCut: false,
+    });
+    expect(logged!.scores).toHaveLength(1);
+  });
+
+  it('returns an empty result for an empty prompt or no match', async () => {
+    const storage = await openTemp();
+    await storage.putRecord(webhook());
+    const retriever = createRetriever({ storage });
+    for (const prompt of ['', '   ', 'the and of', 'kubernetes helm chart']) {
+      const result = await retriever.retrieve({ namespace: NS, prompt });
+      expect(result).toMatchObject({ context: '', records: [], timedOut: false });
+    }
+  });
+
+  it('does not inject a record twice in one session unless it changed', async () => {
+    const storage = await openTemp();
+    const hit = webhook();
+    await storage.putRecord(hit);
+    const retriever = createRetriever({ storage });
+    const ask = (sessionId: string) =>
+      retriever.retrieve({ namespace: NS, prompt: 'webhook signature again', sessionId });
+
+    expect((await ask('s1')).records).toEqual([hit.record_id]);
+    expect(await ask('s1')).toMatchObject({ context: '', records: [] });
+    expect((await ask('s2')).records).toEqual([hit.record_id]);
+
+    // A collector restart forgets memory, not the log.
+    const restarted = createRetriever({ storage });
+    const again = await restarted.retrieve({
+      namespace: NS,
+      prompt: 'webhook signature',
+      sessionId: 's1',
+    });
+    expect(again.records).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, 5)); // updated_at must be later than the injection
+    await storage.updateRecord(hit.record_id, {
+      summary: 'Use express.raw; express.json breaks it.',
+    });
+    expect((await ask('s1')).records).toEqual([hit.record_id]);
+  });
+
+  it('never returns another namespace, whatever its name', async () => {
+    const storage = await openTemp();
+    const mine = '/actor/a_b/project/p%1/';
+    const theirs = '/actor/aXb/project/p%10/';
+    await storage.putRecord(record({ ...webhook(), namespace: theirs }));
+    const own = record({ ...webhook(), namespace: mine, title: 'Mine' });
+    await storage.putRecord(own);
+    const retriever = createRetriever({ storage });
+    const result = await retriever.retrieve({ namespace: mine, prompt: 'stripe webhook raw body' });
+    expect(result.records).toEqual([own.record_id]);
+    const none = await retriever.retrieve({
+      namespace: '/actor/a_b/project/p/',
+      prompt: 'stripe webhook',
+    });
+    expect(none.records).toEqual([]);
+  });
+
+  it('keeps the context within the token budget and says so', async () => {
+    const storage = await openTemp();
+    for (let i = 0; i < 8; i++) {
+      await storage.putRecord(
+        record({
+          title: `Webhook retry note ${i}`,
+          summary: `webhook retries ${'detail '.repeat(150)}`,
+        }),
+      );
+    }
+    const retriever = createRetriever({ storage, contextTokens: 300 });
+    const result = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'webhook retries',
+      sessionId: 's',
+    });
+    expect(result.context.length).toBeLessThanOrEqual(300 * 4);
+    expect(result.records.length).toBeGreaterThan(0);
+    expect(result.records.length).toBeLessThan(8);
+    expect(result.budgetCut).toBe(true);
+    const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 1 });
+    expect(logged!.budgetCut).toBe(true);
+  });
+
+  it('gives up with an empty result when the search outlives the latency budget', async () => {
+    const storage = await openTemp();
+    await storage.putRecord(webhook());
+    let finish: () => void = () => {};
+    const slow = withSearch(storage, async (query) => {
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      return storage.searchRecords(query);
+    });
+    const retriever = createRetriever({ storage: slow, budgetMs: 20 });
+    const result = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'stripe webhook',
+      sessionId: 's',
+    });
+    finish();
+    expect(result).toMatchObject({ context: '', records: [], timedOut: true });
+    const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 1 });
+    expect(logged).toMatchObject({ timedOut: true, recordIds: [] });
+    // What was not injected is not remembered as injected.
+    const fast = createRetriever({ storage });
+    expect(
+      (await fast.retrieve({ namespace: NS, prompt: 'stripe webhook', sessionId: 's' })).records,
+    ).toHaveLength(1);
+  });
+
+  it('turns every error into an empty result', async () => {
+    const storage = await openTemp();
+    const errors: unknown[] = [];
+    const broken = withSearch(storage, async () => {
+      throw new Error('disk I/O error');
+    });
+    const retriever = createRetriever({ storage: broken, onError: (e) => errors.push(e) });
+    const result = await retriever.retrieve({ namespace: NS, prompt: 'stripe webhook' });
+    expect(result).toMatchObject({
+      context: '',
+      records: [],
+      timedOut: false,
+      error: 'disk I/O error',
+    });
+    expect(errors).toHaveLength(1);
+
+    await storage.close();
+    const closed = createRetriever({ storage, onError: (e) => errors.push(e) });
+    expect(await closed.retrieve({ namespace: NS, prompt: 'x y', sessionId: 's' })).toMatchObject({
+      context: '',
+    });
+    expect(await closed.sessionStart({ namespace: NS, sessionId: 's' })).toMatchObject({
+      context: '',
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: a caller without types
+    expect(await closed.retrieve(undefined as any)).toMatchObject({ context: '' });
+  });
+
+  it('survives hostile prompts through the whole path', async () => {
+    const storage = await openTemp();
+    await storage.putRecord(
+      record({ title: 'NEAR the AND of OR', summary: 'quotes " and parens ( ) and * ^ : here' }),
+    );
+    const retriever = createRetriever({ storage, log: false });
+    const fixed = [
+      '"',
+      '""',
+      '(',
+      ')',
+      'NEAR(a b)',
+      'a AND',
+      'OR OR',
+      '*',
+      '^x',
+      'col:term',
+      '\u0000',
+      '\ud800',
+      'x'.repeat(20_000),
+      '"unclosed',
+      'src/../../etc/passwd',
+      'a.b.c.d.e',
+    ];
+    const words = [
+      'NEAR',
+      'AND',
+      'OR',
+      'NOT',
+      '"',
+      '(',
+      ')',
+      '*',
+      '^',
+      ':',
+      'x',
+      '-',
+      '+',
+      '{',
+      '}',
+      'parens',
+    ];
+    const prompt = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 300 }),
+      fc.constantFrom(...fixed),
+      fc.array(fc.constantFrom(...words), { maxLength: 20 }).map((parts) => parts.join(' ')),
+    );
+    await fc.assert(
+      fc.asyncProperty(prompt, async (text) => {
+        const result = await retriever.retrieve({ namespace: NS, prompt: text, sessionId: 'h' });
+        expect(result.error).toBeUndefined();
+        expect(typeof result.context).toBe('string');
+      }),
+      { numRuns: 100 },
+    );
+    const found = await createRetriever({ storage, log: false }).retrieve({
+      namespace: NS,
+      prompt: `${'lorem ipsum '.repeat(500)} "parens" AND (`,
+    });
+    expect(found.records).toHaveLength(1);
+  });
+
+  it('refuses options that cannot work', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a caller without types
+    expect(() => createRetriever({} as any)).toThrow(RetrievalError);
+    expect(() => createRetriever({ storage: {} as StorageBackend })).toThrow(/StorageBackend/);
+  });
+});
+
+describe('sessionStart', () => {
+  it('leads with the latest session summary and recent errors, then skips them on prompts', async () => {
+    const storage = await openTemp();
+    const day = (n: number) => new Date(Date.UTC(2026, 9, n)).toISOString();
+    const summary = record({
+      title: 'Session: holds',
+      summary: 'Next: partial captures.',
+      observation_type: 'session_summary',
+      created_at: day(1),
+    });
+    const error = record({
+      title: 'Deadlock between transfers',
+      summary: 'Lock accounts in id order.',
+      observation_type: 'error',
+      created_at: day(2),
+    });
+    const other = record({
+      title: 'Ids are UUIDv7',
+      summary: 'They sort by time.',
+      observation_type: 'decision',
+      created_at: day(3),
+    });
+    const tool = record({
+      title: 'Ran go test',
+      summary: 'All green.',
+      observation_type: 'tool_use',
+      created_at: day(4),
+    });
+    for (const r of [summary, error, other, tool]) await storage.putRecord(r);
+    await storage.putRecord(
+      record({ title: 'Elsewhere', namespace: '/actor/x/project/y/', created_at: day(5) }),
+    );
+    const retriever = createRetriever({ storage });
+
+    const start = await retriever.sessionStart({ namespace: NS, sessionId: 's' });
+    expect(start.records).toEqual([
+      summary.record_id,
+      error.record_id,
+      other.record_id,
+      tool.record_id,
+    ]);
+    expect(
+      start.context.startsWith('## Prior observations from kiro-learn\n\n### Session: holds\n'),
+    ).toBe(true);
+
+    const prompt = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'deadlock between transfers',
+      sessionId: 's',
+    });
+    expect(prompt.records).toEqual([]);
+    const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 5 });
+    expect(logged).toBeDefined();
+  });
+});
