@@ -1,0 +1,186 @@
+// Against the real collector (apps/collector/dist/cli.js, a child process on a free port
+// with its own data dir): context reaches stdout, and nothing is lost while it is down.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newEventId, newRecordId } from '@kiro-learn/schema';
+import { projectIdentity } from '@kiro-learn/schema/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultBundleDir } from '../src/bundles.js';
+import { spoolStatus } from '../src/spool.js';
+
+const repo = join(import.meta.dirname, '..', '..', '..');
+const cli = join(repo, 'apps', 'collector', 'dist', 'cli.js');
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'kl-collector-')));
+const project = join(base, 'payments-api');
+let port: number;
+let collector: ChildProcess | undefined;
+const env = (): NodeJS.ProcessEnv => ({
+  PATH: process.env['PATH'],
+  HOME: base,
+  KIRO_LEARN_HOME: join(base, 'data'),
+  KIRO_LEARN_PORT: String(port),
+  KIRO_LEARN_ACTOR: 'dev',
+  KIRO_LEARN_AUTOSTART: '0',
+});
+const namespace = () => projectIdentity(project, { env: env(), home: base }).namespace;
+const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+
+async function startCollector(): Promise<void> {
+  collector = spawn(process.execPath, [cli, 'start', '--foreground'], {
+    env: env(),
+    stdio: 'ignore',
+  });
+  // Readiness, not timing: wait until it answers (or give up after a generous while).
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if ((await fetch(url('/healthz')).catch(() => undefined))?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the collector did not come up on port ${port}`);
+}
+
+async function stopCollector(): Promise<void> {
+  const child = collector;
+  collector = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function hook(payload: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.mjs')], {
+    cwd: base,
+    env: env(),
+  });
+  child.stdin.end(JSON.stringify({ session_id: 'sess-1', cwd: project, ...payload }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function storedEvents(): Promise<{ event_id: string; kind: string }[]> {
+  const answer = await fetch(
+    url(`/v1/events?namespace=${encodeURIComponent(namespace())}&limit=500`),
+  );
+  return ((await answer.json()) as { items: { event_id: string; kind: string }[] }).items;
+}
+
+beforeAll(async () => {
+  if (!existsSync(cli)) {
+    execFileSync(
+      join(repo, 'node_modules', '.bin', 'turbo'),
+      ['run', 'build', '--filter=kiro-learn...', '--output-logs=errors-only'],
+      { cwd: repo, stdio: 'ignore' },
+    );
+  }
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), '{}');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  await startCollector();
+}, 120_000);
+
+afterAll(stopCollector);
+
+describe('shim and collector', () => {
+  it('prints the context the collector returned for a prompt, and nothing else', async () => {
+    const record = {
+      record_id: newRecordId(),
+      namespace: namespace(),
+      strategy: 'builtin',
+      title: 'Stripe webhooks need the raw request body',
+      summary: 'constructEvent verifies the signature over the raw body; express.json() breaks it.',
+      facts: ['Use express.raw({ type: "application/json" }) on the webhook route'],
+      concepts: ['stripe', 'webhook'],
+      files_touched: ['src/webhooks/stripe.ts'],
+      observation_type: 'discovery',
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    const saved = await fetch(url('/v1/memories'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(record),
+    });
+    expect(saved.status).toBe(200);
+
+    const ran = await hook({
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'why does the stripe webhook signature fail?',
+    });
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toBe('');
+    expect(
+      ran.stdout.startsWith(
+        '## Prior observations from kiro-learn\n\n### Stripe webhooks need the raw request body\n',
+      ),
+    ).toBe(true);
+    expect(ran.stdout).toContain(record.summary);
+    expect(ran.stdout).toContain(`- ${record.facts[0]}`);
+    expect((await storedEvents()).filter((event) => event.kind === 'prompt')).toHaveLength(1);
+  });
+
+  it('prints nothing for a tool hook and stores its event', async () => {
+    const before = (await storedEvents()).length;
+    const ran = await hook({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: 'a.ts' },
+      tool_response: 'ok',
+    });
+    expect(ran).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await storedEvents()).toHaveLength(before + 1);
+  });
+
+  it('spools while the collector is stopped and replays once it is back', async () => {
+    await stopCollector();
+    const down = await hook({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'pnpm test' },
+      tool_response: 'down 1',
+    });
+    const down2 = await hook({ hook_event_name: 'Stop' });
+    for (const ran of [down, down2]) {
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toBe('');
+      expect(ran.stderr).toMatch(/did not take the event \(ECONNREFUSED\); kept in the spool/);
+    }
+    const spool = join(base, 'data', 'spool', 'pending.jsonl');
+    const spooled = readFileSync(spool, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).event_id);
+    expect(spooled).toHaveLength(2);
+    await startCollector();
+
+    const up = await hook({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_response: 'up',
+    });
+    expect(up).toEqual({ code: 0, stdout: '', stderr: '' });
+    const ids = (await storedEvents()).map((event) => event.event_id);
+    for (const id of spooled) expect(ids.filter((stored) => stored === id)).toHaveLength(1);
+    expect(spoolStatus(join(base, 'data')).pending).toBe(0);
+  });
+});
