@@ -46,7 +46,12 @@ const TitlesQuery = z.object({
 });
 const ExtractBody = z.object({ namespace: NamespaceSchema });
 
-function fail(c: Context, status: 400 | 404 | 500 | 501 | 503, error: string, details?: unknown) {
+function fail(
+  c: Context,
+  status: 400 | 404 | 500 | 501 | 503,
+  error: string,
+  details?: unknown,
+): Response {
   return c.json(details === undefined ? { error } : { error, details }, status);
 }
 
@@ -74,7 +79,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
   app.onError((error, c) => fail(c, 500, 'viewer request failed', error.message));
   app.notFound((c) => fail(c, 404, 'not found', c.req.path));
 
-  const serve = async (c: Context, name: string) => {
+  const serve = async (c: Context, name: string): Promise<Response> => {
     if (!isAssetName(name)) return fail(c, 404, 'not found', c.req.path);
     const asset = await load(name);
     if (!asset) {
@@ -94,7 +99,11 @@ export function viewerApp(deps: ViewerDeps): Hono {
       'Cache-Control': 'no-cache',
     });
   };
-  app.get('/', (c) => serve(c, 'index.html'));
+  // Mounted at /ui, this route also answers `/ui`, where the page's relative asset URLs
+  // would resolve against `/`: send the browser to `/ui/` instead.
+  app.get('/', async (c) =>
+    c.req.path.endsWith('/') ? serve(c, 'index.html') : c.redirect(`${c.req.path}/`),
+  );
   app.get('/:file{[a-z]+\\.(?:js|css)}', (c) => serve(c, c.req.param('file')));
 
   app.get('/api/activity', async (c) => {
@@ -186,6 +195,13 @@ export function viewerApp(deps: ViewerDeps): Hono {
       latency: latencyBuckets(samples, at, HOUR_MS, 12),
     });
   });
+
+  // `/ui/` itself, under a strict router (the `/` route above matched `/ui` only).
+  app.get('*', async (c) =>
+    c.req.path.endsWith('/') && !c.req.path.includes('/api/')
+      ? serve(c, 'index.html')
+      : fail(c, 404, 'not found', c.req.path),
+  );
 
   return app;
 }

@@ -54,18 +54,41 @@ const eventItem = (event: EventSummary): FeedItem => ({
   at: event.valid_time,
   event,
 });
+// Keys are natural (an extraction's project and start, a retrieval's prompt event), so a row
+// that arrived on the stream and the same row read back from the log are one row.
 const extractionItem = (extraction: ExtractionLogEntry): FeedItem => ({
   type: 'extraction',
-  key: `extraction:${extraction.id ?? `${extraction.namespace}@${extraction.startedAt}`}`,
+  key: `extraction:${extraction.namespace}@${extraction.startedAt}`,
   at: extraction.startedAt,
   extraction,
 });
 const retrievalItem = (retrieval: RetrievalLogEntry): FeedItem => ({
   type: 'retrieval',
-  key: `retrieval:${retrieval.id ?? `${retrieval.namespace}@${retrieval.createdAt}`}`,
-  at: retrieval.createdAt ?? new Date().toISOString(),
+  key: `retrieval:${retrieval.eventId ?? `${retrieval.namespace}@${retrieval.createdAt}`}`,
+  at: retrieval.createdAt,
   retrieval,
 });
+
+/**
+ * The stream may carry a retrieval in a shorter form than the log (`records` for
+ * `recordIds`, no prompt text): fill the gaps, taking the prompt from its event's row.
+ */
+function completeRetrieval(raw: Record<string, unknown>): RetrievalLogEntry {
+  const r = raw as Partial<RetrievalLogEntry> & { records?: string[] };
+  const prompt = items.find((item) => item.type === 'event' && item.event.event_id === r.eventId);
+  return {
+    ...r,
+    id: r.id ?? 0,
+    namespace: r.namespace ?? '',
+    query: r.query ?? (prompt?.type === 'event' ? prompt.event.preview : ''),
+    recordIds: r.recordIds ?? r.records ?? [],
+    scores: r.scores ?? [],
+    latencyMs: r.latencyMs ?? 0,
+    timedOut: r.timedOut ?? false,
+    budgetCut: r.budgetCut ?? false,
+    createdAt: r.createdAt ?? new Date().toISOString(),
+  };
+}
 
 /** A full wire Event from the stream, cut down to what a row shows. */
 function summarize(raw: Record<string, unknown>): EventSummary {
@@ -114,7 +137,7 @@ export function toFeedItem(type: string, data: unknown): FeedItem | undefined {
     );
   }
   if (kind === 'extraction') return extractionItem(payload as unknown as ExtractionLogEntry);
-  if (kind === 'retrieval') return retrievalItem(payload as unknown as RetrievalLogEntry);
+  if (kind === 'retrieval') return retrievalItem(completeRetrieval(payload));
   return undefined;
 }
 

@@ -41,10 +41,21 @@ export function when(iso: string): string {
       });
 }
 
+/** Coarse on purpose: "3 min ago" reads at a glance, "3 min 12 s ago" does not. */
 export function ago(iso: string | undefined): string {
   if (!iso) return 'never';
-  const ms = Date.now() - Date.parse(iso);
-  return Number.isNaN(ms) ? iso : ms < 5000 ? 'just now' : `${duration(ms)} ago`;
+  const s = (Date.now() - Date.parse(iso)) / 1000;
+  if (Number.isNaN(s)) return iso;
+  if (s < 5) return 'just now';
+  if (s < 60) return `${Math.round(s)} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 48 * 3600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+/** "1 record", "3 records". */
+export function plural(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 export function clip(text: string, max: number): string {

@@ -50,7 +50,7 @@ function chart(buckets: LatencyBucket[]): Element {
   );
 }
 
-function card(label: string, value: string, hint?: string): HTMLElement {
+function card(label: string, value: string | Node, hint?: string): HTMLElement {
   return h(
     'div',
     { class: 'card' },
@@ -78,7 +78,7 @@ export function renderHealth(view: HTMLElement): void {
             `since ${new Date(health.started_at).toLocaleString()}`,
           ),
           card('Database', bytes(health.db_bytes)),
-          card('Extractor', health.extractor),
+          card('Extractor', h('code', {}, health.extractor)),
           card('Events', count(health.events)),
           card('Memories', count(health.memories), `${count(health.projects)} projects`),
         ),

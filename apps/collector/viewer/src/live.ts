@@ -1,7 +1,7 @@
 import { api } from './api.js';
 import { type Child, fill, h } from './dom.js';
 import { feedItems, onFeed } from './feed.js';
-import { clip, count, duration, project, when } from './format.js';
+import { clip, duration, plural, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
 import type { FeedItem } from './types.js';
 
@@ -62,7 +62,7 @@ function row(item: FeedItem): HTMLElement {
         h(
           'span',
           { class: 'detail' },
-          `${count(x.batchSize)} events → ${count(x.records)} records · ${duration(x.durationMs)}`,
+          `${plural(x.batchSize, 'event')} → ${plural(x.records, 'record')} · ${duration(x.durationMs)}`,
           x.attempts > 1 && ` · ${x.attempts} attempts`,
           x.error && h('span', { class: 'reason' }, ` — ${x.error}`),
         ),

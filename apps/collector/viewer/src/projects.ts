@@ -1,6 +1,6 @@
 import { api, describe } from './api.js';
 import { fill, h } from './dom.js';
-import { ago, bytes, count, duration } from './format.js';
+import { ago, bytes, count, duration, plural } from './format.js';
 import type { ProjectRow } from './types.js';
 
 function lastExtraction(row: ProjectRow): HTMLElement {
@@ -9,7 +9,7 @@ function lastExtraction(row: ProjectRow): HTMLElement {
   return h(
     'span',
     { class: `status-${x.status}` },
-    `${ago(x.startedAt)} · ${x.status} · ${count(x.records)} records in ${duration(x.durationMs)}`,
+    `${ago(x.startedAt)} · ${x.status} · ${plural(x.records, 'record')} in ${duration(x.durationMs)}`,
     x.error && h('span', { class: 'reason' }, ` — ${x.error}`),
   );
 }

@@ -1,0 +1,391 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { serve } from '@hono/node-server';
+import {
+  buildNamespace,
+  type Event,
+  type MemoryRecord,
+  newEventId,
+  newRecordId,
+} from '@kiro-learn/schema';
+import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { viewerApp } from '../src/viewer/index.js';
+
+const APP_DIR = join(import.meta.dirname, '..');
+const ARTIFACTS = join(APP_DIR, 'test-artifacts');
+const NS = buildNamespace('dev', 'billing-api');
+const OTHER_NS = buildNamespace('dev', 'web-ui');
+
+let dir: string;
+let base: string;
+let stop: () => Promise<void>;
+let context: BrowserContext;
+let page: Page;
+const consoleErrors: string[] = [];
+
+function event(kind: Event['kind'], content: string, namespace = NS, minutesAgo = 0): Event {
+  return {
+    event_id: newEventId(),
+    session_id: 'sess-1',
+    actor_id: 'dev',
+    namespace,
+    schema_version: 1,
+    kind,
+    body: { type: 'text', content },
+    valid_time: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    source: {
+      surface: 'kiro-cli',
+      version: '1.20.0',
+      client_id: 'test',
+      project_path: '/src/billing-api',
+    },
+  };
+}
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+const prompt = event(
+  'prompt',
+  'Why does the invoice total round differently from the ledger?',
+  NS,
+  30,
+);
+const toolUse = event(
+  'tool_use',
+  'edit src/money/round.ts: switch Math.round to banker’s rounding (round half to even)',
+  NS,
+  29,
+);
+const record: MemoryRecord = {
+  record_id: newRecordId(),
+  namespace: NS,
+  strategy: 'llm-summary',
+  title: 'Invoice totals use banker’s rounding',
+  summary:
+    'Invoice totals round half to even so they match the ledger; Math.round drifted by a cent on large batches.',
+  facts: ['round.ts exports roundHalfEven', 'the ledger service rounds half to even'],
+  concepts: ['rounding', 'invoices'],
+  files_touched: ['src/money/round.ts'],
+  observation_type: 'decision',
+  source_event_ids: [prompt.event_id, toolUse.event_id],
+  created_at: new Date(Date.now() - 25 * 60_000).toISOString(),
+};
+
+/** Seeds a realistic day: two projects, records of each type, logs of both kinds. */
+async function seed(storage: SqliteStorage): Promise<void> {
+  await storage.putEvent(prompt);
+  await storage.putEvent(toolUse);
+  await storage.putRecord(record);
+  const types = ['tool_use', 'error', 'discovery', 'pattern', 'session_summary'] as const;
+  for (let i = 0; i < 60; i++) {
+    const source = event('tool_use', `run tests #${i}`, i % 3 ? NS : OTHER_NS, 120 + i);
+    await storage.putEvent(source, { pending: i < 4 });
+    await storage.putRecord({
+      ...record,
+      record_id: newRecordId(),
+      namespace: source.namespace,
+      title: `Seeded observation ${i}: ${types[i % types.length]} in the test suite`,
+      summary: `Observation number ${i}, kept to fill a page of the memory browser.`,
+      facts: [`suite ${i} passes`],
+      concepts: ['testing'],
+      files_touched: [`test/suite-${i}.test.ts`],
+      observation_type: types[i % types.length]!,
+      source_event_ids: [source.event_id],
+      created_at: new Date(Date.now() - (60 + i) * 3_600_000).toISOString(),
+    });
+  }
+  for (let i = 0; i < 40; i++) {
+    await storage.logRetrieval({
+      namespace: NS,
+      sessionId: 'sess-1',
+      query: `how do we round invoice totals ${i}`,
+      recordIds: [record.record_id],
+      scores: [7.5 - i / 10],
+      latencyMs: 4 + (i % 7) * 3 + (i % 13 === 0 ? 40 : 0),
+      timedOut: false,
+      budgetCut: i % 9 === 0,
+    });
+  }
+  await storage.logExtraction({
+    namespace: NS,
+    extractor: 'acp',
+    status: 'ok',
+    batchSize: 2,
+    records: 1,
+    attempts: 1,
+    durationMs: 4210,
+    startedAt: new Date(Date.now() - 26 * 60_000).toISOString(),
+  });
+  await storage.logExtraction({
+    namespace: OTHER_NS,
+    extractor: 'acp',
+    status: 'failed',
+    batchSize: 5,
+    records: 0,
+    attempts: 3,
+    durationMs: 60_000,
+    error: 'compressor answered without a <memories> block 3 times',
+    startedAt: new Date(Date.now() - 10 * 60_000).toISOString(),
+  });
+}
+
+// TEMPORARY stand-in until createCollector lands: the /v1 routes the page uses.
+async function startCollector(dbPath: string, assetsDir: string) {
+  const storage = await openSqliteStorage({ path: dbPath });
+  const listeners = new Set<(type: string, data: unknown) => void>();
+  const app = new Hono();
+  app.post('/v1/events', async (c) => {
+    const e = (await c.req.json()) as Event;
+    const { stored } = await storage.putEvent(e, { pending: true });
+    for (const l of listeners) l('event', e);
+    return c.json({ event_id: e.event_id, stored });
+  });
+  app.get('/v1/events/:id', async (c) => {
+    const e = await storage.getEvent(c.req.param('id'));
+    return e ? c.json(e) : c.json({ error: 'not found' }, 404);
+  });
+  app.get('/v1/memories/search', async (c) => {
+    const hits = await storage.searchRecords({ query: c.req.query('query') ?? '', limit: 10 });
+    return c.json(hits.map((h) => h.record));
+  });
+  app.get('/v1/memories/:id', async (c) => {
+    const r = await storage.getRecord(c.req.param('id'));
+    return r ? c.json(r) : c.json({ error: 'not found' }, 404);
+  });
+  app.patch('/v1/memories/:id', async (c) => {
+    const r = await storage.updateRecord(c.req.param('id'), await c.req.json());
+    return r ? c.json(r) : c.json({ error: 'not found' }, 404);
+  });
+  app.delete('/v1/memories/:id', async (c) =>
+    (await storage.deleteRecord(c.req.param('id')))
+      ? c.json({ deleted: true })
+      : c.json({ error: 'not found' }, 404),
+  );
+  app.get('/v1/stream', (c) =>
+    streamSSE(c, async (stream) => {
+      const send = (type: string, data: unknown) =>
+        void stream.writeSSE({ event: type, data: JSON.stringify(data) });
+      listeners.add(send);
+      stream.onAbort(() => {
+        listeners.delete(send);
+      });
+      await stream.writeSSE({ event: 'ready', data: '{}' });
+      await new Promise<void>((resolve) => stream.onAbort(resolve));
+    }),
+  );
+  app.route(
+    '/ui',
+    viewerApp({
+      storage,
+      version: '0.1.0',
+      startedAt: Date.now() - 3_723_000,
+      extractor: () => 'ACP: kiro-cli acp --agent kiro-learn-compressor',
+      breakerState: (ns) => (ns === OTHER_NS ? 'open' : 'closed'),
+      extractNow: async () => {},
+      assetsDir,
+    }),
+  );
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      (server as import('node:http').Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await storage.close();
+    },
+  };
+}
+
+/** Waits for a value (the machine is shared, so generously); asserts nothing about time. */
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
+async function shot(name: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.screenshot({ path: join(ARTIFACTS, `viewer-${name}-${colorScheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kiro-learn-viewer-'));
+  const assetsDir = join(dir, 'ui');
+  await promisify(execFile)(process.execPath, [join(APP_DIR, 'viewer/build.mjs'), assetsDir]);
+  await mkdir(ARTIFACTS, { recursive: true });
+  const dbPath = join(dir, 'kiro-learn.db');
+  const storage = await openSqliteStorage({ path: dbPath });
+  await seed(storage);
+  await storage.close();
+  const collector = await startCollector(dbPath, assetsDir);
+  base = collector.url;
+  stop = collector.close;
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 1366, height: 768 },
+    colorScheme: 'light',
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  // Everything the page loads must come from the collector itself.
+  page.on('request', (request) => {
+    if (!request.url().startsWith(base) && !request.url().startsWith('data:')) {
+      consoleErrors.push(`external request: ${request.url()}`);
+    }
+  });
+});
+
+afterEach(async (test) => {
+  if (test.task.result?.state === 'fail') {
+    await page.screenshot({
+      path: join(ARTIFACTS, `failed-${test.task.name.replace(/\W+/g, '-')}.png`),
+    });
+  }
+});
+
+afterAll(async () => {
+  await context?.close();
+  await stop?.();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('viewer', () => {
+  it('loads the live screen with recent activity and no console errors', async () => {
+    await page.goto(`${base}/ui/`);
+    await poll(() => page.locator('#stream').textContent()).toBe('live');
+    const feed = page.getByRole('list', { name: 'Live activity' });
+    await feed.getByText('Why does the invoice total round differently').waitFor();
+    await feed.getByText('compressor answered without a <memories> block').waitFor();
+    await feed.getByText('Invoice totals use banker’s rounding').first().waitFor();
+    await shot('live');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('shows a posted event in the live feed without reloading', async () => {
+    const fresh = event('prompt', 'Add a refund endpoint that reverses the ledger entry');
+    const response = await post('/v1/events', fresh);
+    expect(response.status).toBe(200);
+    const row = page.getByRole('list', { name: 'Live activity' }).locator('li').first();
+    await poll(() => row.textContent()).toContain('Add a refund endpoint');
+    await row.getByRole('button').click();
+    const dialog = page.getByRole('dialog');
+    await poll(() => dialog.locator('pre').textContent()).toContain(fresh.event_id);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('pages through memories and filters them by type', async () => {
+    await page.getByRole('link', { name: 'Memories' }).click();
+    await poll(() => page.getByRole('status').last().textContent()).toBe(
+      '1–50 of 61, newest first',
+    );
+    await shot('memories');
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await poll(() => page.getByRole('status').last().textContent()).toBe(
+      '51–61 of 61, newest first',
+    );
+    await page.getByLabel('Type').selectOption('error');
+    await poll(() => page.getByRole('status').last().textContent()).toBe(
+      '1–12 of 12, newest first',
+    );
+  });
+
+  it('search finds a record, and its page shows the source events', async () => {
+    await page.goto(`${base}/ui/#/memories`);
+    await page.keyboard.press('/');
+    await page.keyboard.type('ledger rounding');
+    await page.keyboard.press('Enter');
+    const hit = page.getByRole('link', { name: /Invoice totals use banker’s rounding/ });
+    await hit.click();
+    await page.getByRole('heading', { name: 'Invoice totals use banker’s rounding' }).waitFor();
+    await page.getByText('round.ts exports roundHalfEven').waitFor();
+    const sources = page.locator('ol.sources li');
+    await poll(() => sources.count()).toBe(2);
+    await poll(() => sources.allTextContents()).toEqual([
+      expect.stringContaining('Why does the invoice total round'),
+      expect.stringContaining('switch Math.round to banker’s rounding'),
+    ]);
+    await shot('record');
+    await sources.nth(1).getByRole('button').click();
+    await poll(() => page.getByRole('dialog').locator('pre').textContent()).toContain(
+      toolUse.event_id,
+    );
+    await page.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('edits a record’s title, summary and facts', async () => {
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Title').fill('Invoice totals round half to even');
+    await page
+      .getByLabel('Facts, one per line')
+      .fill('round.ts exports roundHalfEven\nledger agrees to the cent');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Invoice totals round half to even' }).waitFor();
+    const stored = (await (
+      await fetch(`${base}/v1/memories/${record.record_id}`)
+    ).json()) as MemoryRecord;
+    expect(stored.title).toBe('Invoice totals round half to even');
+    expect(stored.facts).toEqual(['round.ts exports roundHalfEven', 'ledger agrees to the cent']);
+  });
+
+  it('delete removes the record', async () => {
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.getByText('Deleted “Invoice totals round half to even”.').waitFor();
+    expect((await fetch(`${base}/v1/memories/${record.record_id}`)).status).toBe(404);
+    const before = consoleErrors.length;
+    await page.goto(`${base}/ui/#/memories/${record.record_id}`);
+    await page.getByText(/not found/i).waitFor();
+    // The browser logs the 404 it was sent here to get; nothing else may be logged.
+    expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('404')]);
+  });
+
+  it('lists projects with pending buffer, breaker state and last extraction', async () => {
+    await page.goto(`${base}/ui/#/projects`);
+    const row = page.getByRole('row', { name: /billing-api/ });
+    await row.getByText('closed').waitFor();
+    const other = page.getByRole('row', { name: /web-ui/ });
+    await other.getByText('open', { exact: true }).waitFor();
+    await other.getByText(/failed · 0 records/).waitFor();
+    await shot('projects');
+    await row.getByRole('button', { name: /Extract now/ }).click();
+    await row.getByText('started').waitFor();
+  });
+
+  it('shows health with the retrieval latency chart', async () => {
+    await page.goto(`${base}/ui/#/health`);
+    await page.getByText('ACP: kiro-cli acp --agent kiro-learn-compressor').waitFor();
+    await page.getByRole('img', { name: /Retrieval latency/ }).waitFor();
+    await shot('health');
+    expect(consoleErrors).toEqual([]);
+  });
+});
