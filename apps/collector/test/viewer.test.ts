@@ -1,10 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { serve } from '@hono/node-server';
 import {
   buildNamespace,
   type Event,
@@ -13,10 +11,10 @@ import {
   newRecordId,
 } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
-import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCollector } from '../src/app.js';
+import { loadSettings } from '../src/config/load.js';
 import { viewerApp } from '../src/viewer/index.js';
 
 const APP_DIR = join(import.meta.dirname, '..');
@@ -30,6 +28,7 @@ let stop: () => Promise<void>;
 let context: BrowserContext;
 let page: Page;
 const consoleErrors: string[] = [];
+const extractRequests: string[] = [];
 
 function event(kind: Event['kind'], content: string, namespace = NS, minutesAgo = 0): Event {
   return {
@@ -143,73 +142,32 @@ async function seed(storage: SqliteStorage): Promise<void> {
   });
 }
 
-// TEMPORARY stand-in until createCollector lands: the /v1 routes the page uses.
-async function startCollector(dbPath: string, assetsDir: string) {
+/** The real collector on 127.0.0.1 port 0, with the viewer mounted as the daemon mounts it. */
+async function startCollector(home: string, dbPath: string, assetsDir: string) {
+  const { config: settings, errors } = loadSettings({
+    KIRO_LEARN_HOME: home,
+    KIRO_LEARN_PORT: '0',
+  });
+  if (!settings) throw new Error(errors.join('\n'));
   const storage = await openSqliteStorage({ path: dbPath });
-  const listeners = new Set<(type: string, data: unknown) => void>();
-  const app = new Hono();
-  app.post('/v1/events', async (c) => {
-    const e = (await c.req.json()) as Event;
-    const { stored } = await storage.putEvent(e, { pending: true });
-    for (const l of listeners) l('event', e);
-    return c.json({ event_id: e.event_id, stored });
-  });
-  app.get('/v1/events/:id', async (c) => {
-    const e = await storage.getEvent(c.req.param('id'));
-    return e ? c.json(e) : c.json({ error: 'not found' }, 404);
-  });
-  app.get('/v1/memories/search', async (c) => {
-    const hits = await storage.searchRecords({ query: c.req.query('query') ?? '', limit: 10 });
-    return c.json(hits.map((h) => h.record));
-  });
-  app.get('/v1/memories/:id', async (c) => {
-    const r = await storage.getRecord(c.req.param('id'));
-    return r ? c.json(r) : c.json({ error: 'not found' }, 404);
-  });
-  app.patch('/v1/memories/:id', async (c) => {
-    const r = await storage.updateRecord(c.req.param('id'), await c.req.json());
-    return r ? c.json(r) : c.json({ error: 'not found' }, 404);
-  });
-  app.delete('/v1/memories/:id', async (c) =>
-    (await storage.deleteRecord(c.req.param('id')))
-      ? c.json({ deleted: true })
-      : c.json({ error: 'not found' }, 404),
-  );
-  app.get('/v1/stream', (c) =>
-    streamSSE(c, async (stream) => {
-      const send = (type: string, data: unknown) =>
-        void stream.writeSSE({ event: type, data: JSON.stringify(data) });
-      listeners.add(send);
-      stream.onAbort(() => {
-        listeners.delete(send);
-      });
-      await stream.writeSSE({ event: 'ready', data: '{}' });
-      await new Promise<void>((resolve) => stream.onAbort(resolve));
-    }),
-  );
-  app.route(
-    '/ui',
-    viewerApp({
+  const collector = createCollector({
+    storage,
+    settings,
+    version: '0.1.0',
+    ui: viewerApp({
       storage,
       version: '0.1.0',
       startedAt: Date.now() - 3_723_000,
       extractor: () => 'ACP: kiro-cli acp --agent kiro-learn-compressor',
       breakerState: (ns) => (ns === OTHER_NS ? 'open' : 'closed'),
-      extractNow: async () => {},
+      extractNow: async (ns) => {
+        extractRequests.push(ns);
+      },
       assetsDir,
     }),
-  );
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      (server as import('node:http').Server).closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await storage.close();
-    },
-  };
+  });
+  const { url } = await collector.listen();
+  return { url, close: () => collector.close() };
 }
 
 /** Waits for a value (the machine is shared, so generously); asserts nothing about time. */
@@ -232,7 +190,7 @@ beforeAll(async () => {
   const storage = await openSqliteStorage({ path: dbPath });
   await seed(storage);
   await storage.close();
-  const collector = await startCollector(dbPath, assetsDir);
+  const collector = await startCollector(dir, dbPath, assetsDir);
   base = collector.url;
   stop = collector.close;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
@@ -364,7 +322,7 @@ describe('viewer', () => {
     expect((await fetch(`${base}/v1/memories/${record.record_id}`)).status).toBe(404);
     const before = consoleErrors.length;
     await page.goto(`${base}/ui/#/memories/${record.record_id}`);
-    await page.getByText(/not found/i).waitFor();
+    await page.getByText('This memory no longer exists').waitFor();
     // The browser logs the 404 it was sent here to get; nothing else may be logged.
     expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('404')]);
   });
@@ -379,6 +337,7 @@ describe('viewer', () => {
     await shot('projects');
     await row.getByRole('button', { name: /Extract now/ }).click();
     await row.getByText('started').waitFor();
+    expect(extractRequests).toEqual([NS]);
   });
 
   it('shows health with the retrieval latency chart', async () => {

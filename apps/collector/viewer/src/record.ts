@@ -1,4 +1,4 @@
-import { api, describe, qs } from './api.js';
+import { ApiError, api, describe, qs } from './api.js';
 import { fill, h } from './dom.js';
 import { count, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
@@ -208,7 +208,13 @@ export function renderRecord(view: HTMLElement, recordId: string): void {
       fill(
         view,
         h('a', { href: '#/memories', class: 'back' }, '← Memories'),
-        h('p', { class: 'status error' }, describe(error)),
+        h(
+          'p',
+          { class: 'status error' },
+          error instanceof ApiError && error.status === 404
+            ? 'This memory no longer exists: it was deleted, or the link is wrong.'
+            : describe(error),
+        ),
       ),
     );
 }
