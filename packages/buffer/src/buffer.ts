@@ -102,7 +102,11 @@ export interface PendingBuffer {
    * `pending` flag to spare notify() taking the entry back out.
    */
   accepts(namespace: string): boolean;
-  /** Re-arms a watcher for every project with pending events in the database. */
+  /**
+   * Re-arms a watcher for every project with pending events in the database: a project
+   * whose last pending event ended a turn, or at the threshold, is extracted at once; any
+   * other waits out the idle time counted from its newest pending event.
+   */
   start(): Promise<void>;
   /**
    * Extracts a project's pending events now (after any run in flight), even while its
@@ -135,6 +139,12 @@ interface Project {
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Sessions a failed extractor spent, when its error says (ExtractorError.attempts). */
+function attemptsOf(error: unknown): number {
+  const attempts = (error as { attempts?: unknown } | undefined)?.attempts;
+  return typeof attempts === 'number' ? attempts : 1;
+}
 
 /**
  * Creates the buffer. Extraction is at-least-once and never loses an event: a batch's
@@ -282,7 +292,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         status: failure !== undefined ? 'failed' : records.length > 0 ? 'ok' : 'skipped',
         batchSize: batch.eventIds.length,
         records: records.length,
-        attempts: outcome?.attempts ?? 1,
+        attempts: outcome?.attempts ?? attemptsOf(failure),
         durationMs: Math.max(0, now() - startedAt),
         startedAt: new Date(startedAt).toISOString(),
         ...(failure !== undefined ? { error: message(failure) } : {}),
@@ -329,7 +339,11 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         p.pendingCount = summary.count;
         p.pendingBytes = summary.bytes;
         if (p.running) continue;
-        if (summary.bytes >= options.thresholdBytes) void fire(p, 'startup');
+        // A turn that ended before the stop is extracted now; an unfinished one waits out its idle time.
+        const newest = (await storage.listPending(summary.namespace)).at(-1);
+        const ended =
+          newest && (await storage.getEvent(newest.eventId))?.kind === 'session_summary';
+        if (ended || summary.bytes >= options.thresholdBytes) void fire(p, 'startup');
         else arm(p, Date.parse(summary.newestAt) + options.idleMs - now(), 'startup');
       }
     },

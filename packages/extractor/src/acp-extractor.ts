@@ -100,6 +100,7 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
     throw new ExtractorError(
       'garbage',
       `no usable reply after ${settings.attempts} attempts: ${lastReason}`,
+      { attempts: settings.attempts },
     );
   }
 

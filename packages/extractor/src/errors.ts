@@ -13,19 +13,24 @@ export type ExtractorErrorCode =
   /** A configuration value cannot work (an empty command, a limit below 1). */
   | 'invalid_config';
 
-/** The one error class of @kiro-learn/extractor. `stderr` is the agent's, kept for the log. */
+/**
+ * The one error class of @kiro-learn/extractor. `stderr` is the agent's, kept for the log;
+ * `attempts` counts the agent sessions spent before giving up.
+ */
 export class ExtractorError extends Error {
   readonly code: ExtractorErrorCode;
   readonly stderr: string | undefined;
+  readonly attempts: number | undefined;
 
   constructor(
     code: ExtractorErrorCode,
     message: string,
-    options?: { stderr?: string; cause?: unknown },
+    options?: { stderr?: string; cause?: unknown; attempts?: number },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ExtractorError';
     this.code = code;
     this.stderr = options?.stderr;
+    this.attempts = options?.attempts;
   }
 }
