@@ -161,6 +161,7 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
       extractor: () => 'ACP: kiro-cli acp --agent kiro-learn-compressor',
       breakerState: (ns) => (ns === OTHER_NS ? 'open' : 'closed'),
       extractNow: async (ns) => {
+        if (ns === OTHER_NS) throw new Error('the compressor agent is not installed');
         extractRequests.push(ns);
       },
       assetsDir,
@@ -249,16 +250,32 @@ describe('viewer', () => {
   });
 
   it('shows a posted event in the live feed without reloading', async () => {
+    const requested: string[] = [];
+    const track = (request: { url(): string }) => requested.push(request.url());
+    page.on('request', track);
     const fresh = event('prompt', 'Add a refund endpoint that reverses the ledger entry');
     const response = await post('/v1/events', fresh);
     expect(response.status).toBe(200);
     const row = page.getByRole('list', { name: 'Live activity' }).locator('li').first();
     await poll(() => row.textContent()).toContain('Add a refund endpoint');
+    // Pushed over the open stream: the page asked for nothing to learn of it.
+    page.off('request', track);
+    expect(requested).toEqual([]);
     await row.getByRole('button').click();
     const dialog = page.getByRole('dialog');
     await poll(() => dialog.locator('pre').textContent()).toContain(fresh.event_id);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows a retrieval live: the prompt and the records injected', async () => {
+    const ask = event('prompt', 'How should invoice rounding match the ledger?');
+    const response = await post('/v1/events?retrieve=true', ask);
+    const body = (await response.json()) as { retrieval?: { records: string[] } };
+    expect(body.retrieval?.records).toContain(record.record_id);
+    const row = page.locator(`li[data-key="retrieval:${ask.event_id}"]`);
+    await row.getByText('How should invoice rounding match the ledger?').waitFor();
+    await row.getByRole('link', { name: 'Invoice totals use banker’s rounding' }).waitFor();
   });
 
   it('pages through memories and filters them by type', async () => {
@@ -336,8 +353,14 @@ describe('viewer', () => {
     await other.getByText(/failed · 0 records/).waitFor();
     await shot('projects');
     await row.getByRole('button', { name: /Extract now/ }).click();
-    await row.getByText('started').waitFor();
+    await row.getByText('done').waitFor();
     expect(extractRequests).toEqual([NS]);
+    const before = consoleErrors.length;
+    await other.getByRole('button', { name: /Extract now/ }).click();
+    await other
+      .getByText('extraction did not start: the compressor agent is not installed')
+      .waitFor();
+    expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('409')]);
   });
 
   it('shows health with the retrieval latency chart', async () => {

@@ -22,6 +22,8 @@ const CSP =
   "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const HOUR_MS = 60 * 60 * 1000;
+/** How long "extract now" waits for a refusal before answering that the run started. */
+const START_WAIT_MS = 250;
 /** Retrievals read for the latency chart; beyond this many an hour the chart shows the newest. */
 const LATENCY_SAMPLES = 20_000;
 
@@ -48,7 +50,7 @@ const ExtractBody = z.object({ namespace: NamespaceSchema });
 
 function fail(
   c: Context,
-  status: 400 | 404 | 500 | 501 | 503,
+  status: 400 | 404 | 409 | 500 | 501 | 503,
   error: string,
   details?: unknown,
 ): Response {
@@ -167,12 +169,21 @@ export function viewerApp(deps: ViewerDeps): Hono {
     const body = parse(c, ExtractBody, await c.req.json().catch(() => undefined));
     if (body instanceof Response) return body;
     if (!deps.extractNow) return fail(c, 501, 'this collector cannot extract on demand');
-    try {
-      await deps.extractNow(body.namespace);
-    } catch (error) {
-      return fail(c, 503, 'extraction did not start', (error as Error).message);
-    }
-    return c.json({ started: true, namespace: body.namespace }, 202);
+    // A run may take a minute: answer once it is under way, but still report a refusal
+    // (nothing pending, shutting down), which comes back at once.
+    const run = deps.extractNow(body.namespace).then(
+      () => 'finished' as const,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    const outcome = await Promise.race([
+      run,
+      new Promise<'running'>((resolve) => setTimeout(resolve, START_WAIT_MS, 'running')),
+    ]);
+    if (outcome instanceof Error) return fail(c, 409, 'extraction did not start', outcome.message);
+    return c.json(
+      { started: true, finished: outcome === 'finished', namespace: body.namespace },
+      202,
+    );
   });
 
   app.get('/api/health', async (c) => {

@@ -10,9 +10,12 @@ export interface ViewerDeps {
   startedAt: number;
   /** Names the extractor in use, e.g. `ACP: kiro-cli acp --agent kiro-learn-compressor` or `built-in`. */
   extractor: () => string;
-  /** A project's circuit-breaker state (`closed`, `open`, …); undefined when it has no watcher. */
+  /** A project's circuit-breaker state (`closed`, `open`, `half-open`; PendingBuffer.breakerState). */
   breakerState?: (namespace: string) => string | undefined;
-  /** Starts extracting a project's pending events now; rejects with a reason it cannot. */
+  /**
+   * Extracts a project's pending events now (e.g. PendingBuffer.extractNow). It may resolve
+   * when the run ends; the viewer answers once it is under way. Rejects with why it cannot.
+   */
   extractNow?: (namespace: string) => Promise<void>;
   /** Folder of the bundled page (index.html, app.js, app.css); defaults to the package's dist/ui. */
   assetsDir?: string;

@@ -38,7 +38,7 @@ function render(): void {
   showNotice(flash());
   if (screen === 'memories' && path[1]) renderRecord(view, path[1]);
   else if (screen === 'memories') renderMemories(view, params);
-  else if (screen === 'projects') renderProjects(view);
+  else if (screen === 'projects') cleanup = renderProjects(view);
   else if (screen === 'health') renderHealth(view);
   else cleanup = renderLive(view);
   document.title = `${SCREENS.find(([id]) => id === screen)?.[1] ?? 'Live'} · kiro-learn`;

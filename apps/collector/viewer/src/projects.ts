@@ -1,5 +1,6 @@
 import { api, describe } from './api.js';
 import { fill, h } from './dom.js';
+import { onFeed } from './feed.js';
 import { ago, bytes, count, duration, plural } from './format.js';
 import type { ProjectRow } from './types.js';
 
@@ -14,7 +15,7 @@ function lastExtraction(row: ProjectRow): HTMLElement {
   );
 }
 
-function extractButton(row: ProjectRow, after: () => void): HTMLElement {
+function extractButton(row: ProjectRow): HTMLElement {
   const out = h('span', { class: 'note', role: 'status' });
   const button = h(
     'button',
@@ -31,9 +32,12 @@ function extractButton(row: ProjectRow, after: () => void): HTMLElement {
     button.setAttribute('disabled', '');
     out.textContent = 'starting…';
     try {
-      await api('/ui/api/projects/extract', { method: 'POST', body: { namespace: row.namespace } });
-      out.textContent = 'started';
-      after();
+      const result = await api<{ finished: boolean }>('/ui/api/projects/extract', {
+        method: 'POST',
+        body: { namespace: row.namespace },
+      });
+      // The row itself refreshes when the run's result arrives on the stream.
+      out.textContent = result.finished ? 'done' : 'started';
     } catch (error) {
       out.textContent = describe(error);
       out.classList.add('error');
@@ -43,7 +47,7 @@ function extractButton(row: ProjectRow, after: () => void): HTMLElement {
   return h('span', { class: 'extract' }, button, out);
 }
 
-export function renderProjects(view: HTMLElement): void {
+export function renderProjects(view: HTMLElement): () => void {
   const status = h('p', { class: 'status', role: 'status' }, 'Loading…');
   const body = h('tbody');
   fill(
@@ -98,11 +102,7 @@ export function renderProjects(view: HTMLElement): void {
               ),
               h('td', {}, h('span', { class: `badge breaker-${row.breaker}` }, row.breaker)),
               h('td', {}, lastExtraction(row)),
-              h(
-                'td',
-                {},
-                extractButton(row, () => setTimeout(load, 1500)),
-              ),
+              h('td', {}, extractButton(row)),
             ),
           ),
         );
@@ -112,4 +112,7 @@ export function renderProjects(view: HTMLElement): void {
         status.classList.add('error');
       });
   void load();
+  return onFeed((added) => {
+    if (added.some((item) => item.type === 'extraction')) void load();
+  });
 }
