@@ -107,7 +107,7 @@ async function seed(storage: SqliteStorage): Promise<void> {
       created_at: new Date(Date.now() - (60 + i) * 3_600_000).toISOString(),
     });
   }
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 8; i++) {
     await storage.logRetrieval({
       namespace: NS,
       sessionId: 'sess-1',
@@ -245,7 +245,6 @@ describe('viewer', () => {
     await feed.getByText('Why does the invoice total round differently').waitFor();
     await feed.getByText('compressor answered without a <memories> block').waitFor();
     await feed.getByText('Invoice totals use banker’s rounding').first().waitFor();
-    await shot('live');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -276,6 +275,7 @@ describe('viewer', () => {
     const row = page.locator(`li[data-key="retrieval:${ask.event_id}"]`);
     await row.getByText('How should invoice rounding match the ledger?').waitFor();
     await row.getByRole('link', { name: 'Invoice totals use banker’s rounding' }).waitFor();
+    await shot('live');
   });
 
   it('pages through memories and filters them by type', async () => {

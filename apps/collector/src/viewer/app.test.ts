@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { viewerApp } from './app.js';
+
+const NS = buildNamespace('dev', 'shop');
+let dir: string;
+let storage: SqliteStorage;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'kiro-learn-viewer-app-'));
+  storage = await openSqliteStorage({ path: join(dir, 'db.sqlite') });
+  for (const day of ['2026-11-20', '2026-11-21', '2026-11-22']) {
+    await storage.putRecord({
+      record_id: newRecordId(),
+      namespace: NS,
+      strategy: 'builtin',
+      title: `Work of ${day}`,
+      summary: 'A day of work.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'discovery',
+      source_event_ids: [newEventId()],
+      created_at: `${day}T18:00:00.000Z`,
+    });
+  }
+});
+
+afterAll(async () => {
+  await storage.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const app = (extra: Partial<Parameters<typeof viewerApp>[0]> = {}) =>
+  viewerApp({
+    storage,
+    version: '1.2.3',
+    startedAt: 0,
+    extractor: () => 'built-in',
+    assetsDir: join(dir, 'no-assets-here'),
+    ...extra,
+  });
+
+async function json(response: Response): Promise<unknown> {
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return response.json();
+}
+
+describe('viewerApp', () => {
+  it('says how to fix a missing bundle instead of serving a broken page', async () => {
+    const response = await app().request('/');
+    expect(response.status).toBe(503);
+    expect(await json(response)).toEqual({
+      error: 'viewer assets are missing',
+      details: 'build them: pnpm --filter kiro-learn build',
+    });
+  });
+
+  it('filters records by day, a bare `until` date including that whole day', async () => {
+    const response = await app().request('/api/memories?since=2026-11-21&until=2026-11-21');
+    const body = (await json(response)) as { items: { title: string }[]; total: number };
+    expect(body.items.map((r) => r.title)).toEqual(['Work of 2026-11-21']);
+    expect(body.total).toBe(1);
+  });
+
+  it('answers bad input with {error, details}', async () => {
+    const v = app();
+    const bad = await v.request('/api/memories?since=yesterday&limit=0');
+    expect(bad.status).toBe(400);
+    const body = (await json(bad)) as { error: string; details: string[] };
+    expect(body.error).toBe('invalid request');
+    expect(body.details.join('\n')).toMatch(/since/);
+    expect(body.details.join('\n')).toMatch(/limit/);
+
+    const sources = await v.request(`/api/memories/${newRecordId()}/sources`);
+    expect(sources.status).toBe(404);
+    expect(await json(sources)).toMatchObject({ error: 'memory record not found' });
+
+    const notJson = await v.request('/api/projects/extract', { method: 'POST', body: 'x' });
+    expect(notJson.status).toBe(400);
+    const badNs = await v.request('/api/projects/extract', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ namespace: '../etc' }),
+    });
+    expect(badNs.status).toBe(400);
+  });
+
+  it('extract now: 501 when the collector cannot, 202 once a run is under way', async () => {
+    const request = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ namespace: NS }),
+    };
+    expect((await app().request('/api/projects/extract', request)).status).toBe(501);
+    const runs: string[] = [];
+    const never = app({
+      extractNow: (ns) => {
+        runs.push(ns);
+        return new Promise(() => {});
+      },
+    });
+    const started = await never.request('/api/projects/extract', request);
+    expect(started.status).toBe(202);
+    expect(await json(started)).toEqual({ started: true, finished: false, namespace: NS });
+    expect(runs).toEqual([NS]);
+  });
+
+  it('reports health: version, uptime, extractor and an hour of latency slices', async () => {
+    const body = (await json(await app({ now: () => 90_000 }).request('/api/health'))) as Record<
+      string,
+      unknown
+    >;
+    expect(body).toMatchObject({
+      version: '1.2.3',
+      uptime_s: 90,
+      extractor: 'built-in',
+      memories: 3,
+    });
+    expect(body['latency']).toHaveLength(12);
+  });
+});
