@@ -1,6 +1,7 @@
 // Every tool through the official MCP client, against the real collector as a child process;
 // what got stored is checked over the collector's own HTTP API.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
@@ -35,7 +36,14 @@ afterAll(async () => {
   for (const dir of [home, project, other]) dir.remove();
 });
 
-const SHIM = fileURLToPath(new URL('../../shims/dist/bin/kiro-learn-shim.mjs', import.meta.url));
+/** The hook bin, wherever the shims package points its `bin` entry. */
+const shimsDir = new URL('../../shims/', import.meta.url);
+const SHIM = fileURLToPath(
+  new URL(
+    JSON.parse(readFileSync(new URL('package.json', shimsDir), 'utf8')).bin['kiro-learn-shim'],
+    shimsDir,
+  ),
+);
 /** A Claude Code UserPromptSubmit payload, in the agent's own format. */
 const promptPayload = (cwd: string, prompt: string) => ({
   session_id: '0b6c1e7a-2f4d-4c3b-9a8e-5d1f2e3c4b5a',
