@@ -178,6 +178,39 @@ async function main(): Promise<void> {
         `${pad(`  ${kind}`, 46)}${num(pick(plain).mrr)}${num(pick(best).mrr)}${String(n).padStart(5)}`,
       );
     }
+    // What the agent actually gets: retrieve() with its budgets and noise floor.
+    console.log(
+      `\ncontext injected by retrieve()${' '.repeat(16)}${'records'.padStart(9)}${'recall'.padStart(9)}${'precision'.padStart(10)}`,
+    );
+    for (const [name, minRelativeScore] of [
+      ['without a noise floor', 0],
+      ['ours (noise floor 0.3 of the best score)', undefined],
+    ] as const) {
+      const retriever = createRetriever({
+        storage,
+        now: () => NOW,
+        log: false,
+        ...(minRelativeScore === undefined ? {} : { minRelativeScore }),
+      });
+      let injected = 0;
+      let relevantInjected = 0;
+      let recall = 0;
+      for (const p of PROMPTS) {
+        const result = await retriever.retrieve({
+          namespace: namespaceOf(p.project),
+          prompt: p.prompt,
+        });
+        const keys = result.records.map((id) => keyOf.get(id));
+        const hits = keys.filter((key) => key !== undefined && p.relevant.includes(key)).length;
+        injected += keys.length;
+        relevantInjected += hits;
+        recall += hits / p.relevant.length;
+      }
+      console.log(
+        `${pad(`  ${name}`, 46)}${(injected / PROMPTS.length).toFixed(1).padStart(9)}${num(recall / PROMPTS.length)}${(relevantInjected / injected).toFixed(3).padStart(10)}`,
+      );
+    }
+
     const worse = best.filter((row, i) => row.scores.mrr < plain[i]!.scores.mrr).length;
     console.log(`\nprompts where ours ranks worse than plain: ${worse} of ${PROMPTS.length}`);
 

@@ -21,6 +21,8 @@ export interface RetrieverOptions {
   columnWeights?: Partial<ColumnWeights>;
   /** Re-ranking bonuses (default DEFAULT_RANK_WEIGHTS). */
   rankWeights?: Partial<RankWeights>;
+  /** Records scoring below this share of the best record's score are left out as noise (default 0.3). */
+  minRelativeScore?: number;
   /** Longest prompt read, in characters; the rest is ignored (default 16000). */
   maxQueryChars?: number;
   /** Sessions whose injected records are kept in memory (default 1000). */
@@ -72,6 +74,7 @@ export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOpti
     candidates: Math.floor(positive('candidates', options.candidates, 40)),
     columnWeights: Object.freeze({ ...DEFAULT_SEARCH_WEIGHTS, ...options.columnWeights }),
     rankWeights: Object.freeze({ ...DEFAULT_RANK_WEIGHTS, ...options.rankWeights }),
+    minRelativeScore: options.minRelativeScore ?? 0.3,
     maxQueryChars: Math.floor(positive('maxQueryChars', options.maxQueryChars, 16_000)),
     maxSessions: Math.floor(positive('maxSessions', options.maxSessions, 1000)),
     log: options.log ?? true,

@@ -190,7 +190,10 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           rank(request.namespace, query, opts.candidates),
           seenFor(request.namespace, request.sessionId),
         ]);
-        const fresh = seen ? ranked.filter((hit) => isFresh(hit.record, seen)) : ranked;
+        const floor = (ranked[0]?.score ?? 0) * opts.minRelativeScore;
+        const fresh = ranked.filter(
+          (hit) => hit.score >= floor && (!seen || isFresh(hit.record, seen)),
+        );
         return { ranked: fresh.slice(0, opts.maxRecords), seen };
       });
     },

@@ -59,6 +59,23 @@ describe('retrieve', () => {
     expect(logged!.scores).toHaveLength(1);
   });
 
+  it('leaves out records that match far worse than the best one', async () => {
+    const storage = await openTemp();
+    const hit = webhook();
+    await storage.putRecord(hit);
+    await storage.putRecord(
+      record({ title: 'Deploy checklist', summary: 'Run migrations first.' }),
+    );
+    const prompt = 'stripe webhook signature fails, raw body? it broke after the deploy';
+    const result = await createRetriever({ storage }).retrieve({ namespace: NS, prompt });
+    expect(result.records).toEqual([hit.record_id]);
+    const all = await createRetriever({ storage, minRelativeScore: 0 }).retrieve({
+      namespace: NS,
+      prompt,
+    });
+    expect(all.records).toHaveLength(2);
+  });
+
   it('returns an empty result for an empty prompt or no match', async () => {
     const storage = await openTemp();
     await storage.putRecord(webhook());
