@@ -176,6 +176,9 @@ describe('tools against a real collector', () => {
     const typed = await mcp.call('search_memory', { query: 'cache', type: 'session_summary' });
     expect(typed.text).toContain(summaryId);
     expect(typed.text).not.toContain(observationId);
+    const byFile = await mcp.call('search_memory', { query: 'cache', file: 'src/auth.ts' });
+    expect(byFile.text).toContain(summaryId);
+    expect(byFile.text).not.toContain(observationId);
     const none = await mcp.call('search_memory', { query: 'kubernetes' });
     expect(none).toMatchObject({ text: 'No memories in this project match "kubernetes".' });
     expect(none.isError).toBeFalsy();
