@@ -10,8 +10,9 @@ import type { StorageBackend } from '@kiro-learn/storage';
 export class SeenRecords {
   readonly #storage: StorageBackend;
   readonly #maxSessions: number;
-  // session key → record id → ISO time it was injected
-  readonly #sessions = new Map<string, Map<string, string>>();
+  // session key → record id → ISO time it was injected; a promise so that two prompts of
+  // one session arriving together share one load from the log.
+  readonly #sessions = new Map<string, Promise<Map<string, string>>>();
 
   constructor(storage: StorageBackend, maxSessions: number) {
     this.#storage = storage;
@@ -19,28 +20,35 @@ export class SeenRecords {
   }
 
   /** The session's injected records, loading them from the log on first use. */
-  async load(namespace: string, sessionId: string): Promise<Map<string, string>> {
+  load(namespace: string, sessionId: string): Promise<Map<string, string>> {
     const key = `${namespace}\n${sessionId}`;
     let seen = this.#sessions.get(key);
     if (seen) {
-      // Re-insert to mark the session most recently used.
+      // Re-inserted below to mark the session most recently used.
       this.#sessions.delete(key);
     } else {
-      seen = new Map();
-      const entries = await this.#storage.listRetrievals({ namespace, sessionId, limit: 500 });
-      for (const entry of entries) {
-        if (entry.sessionId !== sessionId || entry.timedOut) continue;
-        for (const id of entry.recordIds) {
-          const before = seen.get(id);
-          if (before === undefined || before < entry.createdAt) seen.set(id, entry.createdAt);
-        }
-      }
+      seen = this.#fromLog(namespace, sessionId);
+      // A failed load is not cached: the next prompt tries again.
+      seen.catch(() => this.#sessions.delete(key));
     }
     this.#sessions.set(key, seen);
     while (this.#sessions.size > this.#maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest === undefined) break;
       this.#sessions.delete(oldest);
+    }
+    return seen;
+  }
+
+  async #fromLog(namespace: string, sessionId: string): Promise<Map<string, string>> {
+    const seen = new Map<string, string>();
+    const entries = await this.#storage.listRetrievals({ namespace, sessionId, limit: 500 });
+    for (const entry of entries) {
+      if (entry.sessionId !== sessionId || entry.timedOut) continue;
+      for (const id of entry.recordIds) {
+        const before = seen.get(id);
+        if (before === undefined || before < entry.createdAt) seen.set(id, entry.createdAt);
+      }
     }
     return seen;
   }
