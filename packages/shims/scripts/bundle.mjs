@@ -1,6 +1,7 @@
-// Bundles each hook entry into one self-contained ESM file (dist/bin/*.mjs): a hook is a
-// fresh process per prompt and tool use, so it must load no TypeScript, no zod, no
-// node_modules lookups. Schema modules are declared side-effect free so that importing a
+// Bundles each hook entry into one self-contained CommonJS file (dist/bin/*.cjs): a hook is
+// a fresh process per prompt and tool use, so it must load no TypeScript, no zod, no
+// node_modules lookups, and not the ESM loader either (an ESM import of node:http builds
+// its whole namespace and pulls in tls, http2, undici: about +30 % start-up). Schema modules are declared side-effect free so that importing a
 // constant from @kiro-learn/schema does not drag its zod schemas in.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,10 +36,10 @@ export async function bundle(outdir = join(root, 'dist', 'bin')) {
   await build({
     entryPoints: Object.fromEntries(entries.map((e) => [e, join(root, 'src', 'bin', `${e}.ts`)])),
     outdir,
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     minify: true,
     legalComments: 'none',

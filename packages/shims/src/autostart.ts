@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,6 +28,8 @@ export function startCollectorInBackground(
     }
     const cli = env['KIRO_LEARN_CLI'];
     const [command, args] = cli ? [process.execPath, [cli, 'start']] : ['kiro-learn', ['start']];
+    // Loaded only here: most hooks find the collector up and never pay for child_process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(command, args, { detached: true, stdio: 'ignore', env });
     child.on('error', () => {
       // not installed on the PATH: the event is spooled either way

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { SHIM_SURFACES, type ShimSurface } from './hook.js';
 import { runHook } from './run.js';
 
@@ -15,14 +16,11 @@ const USAGE =
  * a tool on another code); stdout carries only context for the agent.
  */
 export async function main(argv: readonly string[]): Promise<void> {
-  process.stdout.on('error', () => {
-    // the agent closed the pipe: nothing left to tell it
-  });
   const [first, event] = argv;
   const surface = first === 'kiro-cli' ? 'kiro' : first;
   if (!SHIM_SURFACES.includes(surface as ShimSurface)) {
-    process.stderr.write(`[kiro-learn] unknown surface ${JSON.stringify(first ?? '')}\n${USAGE}`);
-    return exit();
+    write(2, `[kiro-learn] unknown surface ${JSON.stringify(first ?? '')}\n${USAGE}`);
+    process.exit(0);
   }
   try {
     const stdin = surface === 'kiro-ide' ? undefined : await readStdin();

@@ -2,7 +2,7 @@
  * @kiro-learn/shims: the code that runs inside every agent hook, and the `kiro-learn init`
  * / `uninstall` installers.
  *
- * The hooks themselves are bundled single files (`dist/bin/<surface>.mjs`, bin
+ * The hooks themselves are bundled single files (`dist/bin/<surface>.cjs`, bin
  * `kiro-learn-shim`); this entry point is the library the CLI and tests use: the mapping
  * from each agent's payloads to events, the spool, and the installer plans.
  *

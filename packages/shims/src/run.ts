@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Event } from '@kiro-learn/schema';
-import { DEFAULTS, LIMITS, newEventId } from '@kiro-learn/schema';
+import { DEFAULTS, LIMITS } from '@kiro-learn/schema';
 import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-learn/schema/node';
 import { startCollectorInBackground } from './autostart.js';
 import { type ContextRecord, formatContext } from './context.js';
@@ -13,6 +13,7 @@ import { mapClaudeCode } from './surfaces/claude-code.js';
 import { mapKiro } from './surfaces/kiro.js';
 import { mapKiroIde } from './surfaces/kiro-ide.js';
 import { capBody } from './truncate.js';
+import { hookUlid } from './ulid.js';
 import { SHIM_VERSION } from './version.js';
 
 /** One hook run's inputs and outputs, so tests can run it in-process. */
@@ -71,7 +72,7 @@ export async function runHook(options: RunOptions): Promise<void> {
       {
         identity,
         sessionId,
-        eventId: newEventId(now),
+        eventId: hookUlid(now),
         validTime: new Date(now).toISOString(),
         version: SHIM_VERSION,
         clientId: hostname().slice(0, 128) || 'localhost',

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newUlid } from '@kiro-learn/schema';
+import { hookUlid } from './ulid.js';
 
 /** A file-based session ends after this long without a hook. */
 export const SESSION_IDLE_MS = 4 * 60 * 60 * 1000;
@@ -33,7 +33,7 @@ export function fileSession(
       // no session yet
     }
   }
-  const id = newUlid(now);
+  const id = hookUlid(now);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(file, id);

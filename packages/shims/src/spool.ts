@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Event } from '@kiro-learn/schema';
-import { newUlid } from '@kiro-learn/schema';
+import { hookUlid } from './ulid.js';
 
 /** Default cap of the pending spool file; the oldest events go first beyond it. */
 export const SPOOL_MAX_BYTES = 16 * 1024 * 1024;
@@ -116,7 +116,7 @@ export async function drainSpool(
     // Claimed batches are named by ULID, so they sort oldest first; new events keep
     // arriving in pending.jsonl meanwhile.
     try {
-      renameSync(pendingFile(home), join(spoolDir(home), `${newUlid()}.claim.jsonl`));
+      renameSync(pendingFile(home), join(spoolDir(home), `${hookUlid()}.claim.jsonl`));
     } catch {
       // nothing new pending
     }

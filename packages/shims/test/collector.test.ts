@@ -58,7 +58,7 @@ async function stopCollector(): Promise<void> {
 }
 
 function hook(payload: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.mjs')], {
+  const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.cjs')], {
     cwd: base,
     env: env(),
   });

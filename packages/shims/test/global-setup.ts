@@ -1,4 +1,4 @@
-// Builds the hook bundles (dist/bin/*.mjs) the process tests spawn, from the current sources.
+// Builds the hook bundles (dist/bin/*.cjs) the process tests spawn, from the current sources.
 import { bundle } from '../scripts/bundle.mjs';
 
 export default async function setup(): Promise<void> {

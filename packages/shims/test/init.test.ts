@@ -82,10 +82,10 @@ describe('init', () => {
     ]);
 
     // The hook runs a copy in the data dir, with a quoted Node path: no repo checkout involved.
-    const script = join(base, 'data', 'bin', 'kiro-learn-claude-code.mjs');
+    const script = join(base, 'data', 'bin', 'kiro-learn-claude-code.cjs');
     expect(claude.hooks.Stop[0].hooks[0].command).toBe(`'/opt/node 22/bin/node' ${script}`);
     expect(readFileSync(script, 'utf8')).toBe(
-      readFileSync(join(defaultBundleDir(), 'claude-code.mjs'), 'utf8'),
+      readFileSync(join(defaultBundleDir(), 'claude-code.cjs'), 'utf8'),
     );
 
     const mcp = readFileSync(join(project, '.mcp.json'), 'utf8');
@@ -105,10 +105,10 @@ describe('init', () => {
     ]);
     expect(
       json(join(project, '.kiro', 'agents', 'kiro-learn.json')).hooks.userPromptSubmit[0].command,
-    ).toContain('kiro-learn-kiro.mjs');
+    ).toContain('kiro-learn-kiro.cjs');
     expect(
       json(join(project, '.kiro', 'hooks', 'kiro-learn-prompt.kiro.hook')).then.command,
-    ).toMatch(/kiro-learn-kiro-ide\.mjs prompt$/);
+    ).toMatch(/kiro-learn-kiro-ide\.cjs prompt$/);
     expect(json(join(base, 'home', '.kiro', 'agents', 'kiro-learn-compressor.json')).name).toBe(
       'kiro-learn-compressor',
     );
@@ -163,7 +163,7 @@ describe('init', () => {
     expect(plan.changes.map((change) => change.shown).sort()).toEqual([
       '.claude/settings.json',
       '.mcp.json',
-      join(base, 'data', 'bin', 'kiro-learn-claude-code.mjs'),
+      join(base, 'data', 'bin', 'kiro-learn-claude-code.cjs'),
       '~/.kiro/agents/kiro-learn-compressor.json',
     ]);
   });

@@ -9,7 +9,7 @@ import { LIMITS, utf8Length } from '@kiro-learn/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 
-const bin = (surface: string) => join(defaultBundleDir(), `${surface}.mjs`);
+const bin = (surface: string) => join(defaultBundleDir(), `${surface}.cjs`);
 let closedPort: number;
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isNamespace } from '../namespace.js';
-import { normalizeRemote, projectIdentity } from './project.js';
+import { fnv1a64, normalizeRemote, projectIdentity } from './project.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'kl-project-')));
 const home = join(root, 'home');
@@ -97,5 +97,13 @@ describe('normalizeRemote', () => {
     ['/srv/git/repo.git', '/srv/git/repo'],
   ])('%s → %s', (url, expected) => {
     expect(normalizeRemote(url)).toBe(expected);
+  });
+});
+
+describe('fnv1a64', () => {
+  it('matches the published FNV-1a 64-bit test vectors', () => {
+    expect(fnv1a64('')).toBe('cbf29ce484222325');
+    expect(fnv1a64('a')).toBe('af63dc4c8601ec8c');
+    expect(fnv1a64('foobar')).toBe('85944171f73967e8');
   });
 });

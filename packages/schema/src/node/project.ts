@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -131,8 +130,20 @@ function projectId(label: string, key: string): string {
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 64);
-  const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+  const hash = fnv1a64(key).slice(0, 12);
   return slug ? `${slug}-${hash}` : hash;
+}
+
+/**
+ * 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits. Not node:crypto: loading it costs
+ * every hook process several milliseconds, and an id needs spread, not secrecy.
+ */
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
 }
 
 function lastSegment(remote: string): string {

@@ -1,4 +1,4 @@
-// Entry of the claude-code hook bundle: `node claude-code.mjs [event]`.
+// Entry of the claude-code hook bundle: `node claude-code.cjs [event]`.
 import { main } from '../cli.js';
 
-await main(['claude-code', ...process.argv.slice(2)]);
+void main(['claude-code', ...process.argv.slice(2)]);

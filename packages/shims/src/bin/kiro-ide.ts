@@ -1,4 +1,4 @@
-// Entry of the kiro-ide hook bundle: `node kiro-ide.mjs [event]`.
+// Entry of the kiro-ide hook bundle: `node kiro-ide.cjs [event]`.
 import { main } from '../cli.js';
 
-await main(['kiro-ide', ...process.argv.slice(2)]);
+void main(['kiro-ide', ...process.argv.slice(2)]);

@@ -2,4 +2,4 @@
 // Entry of `kiro-learn-shim <surface> [event]`, the dispatching bundle.
 import { main } from '../cli.js';
 
-await main(process.argv.slice(2));
+void main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-// Entry of the kiro hook bundle: `node kiro.mjs [event]`.
+// Entry of the kiro hook bundle: `node kiro.cjs [event]`.
 import { main } from '../cli.js';
 
-await main(['kiro', ...process.argv.slice(2)]);
+void main(['kiro', ...process.argv.slice(2)]);

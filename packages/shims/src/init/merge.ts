@@ -2,7 +2,7 @@ import { ShimsError } from '../errors.js';
 import { isObject } from './json-file.js';
 
 /** Hook commands kiro-learn writes: they run one of its installed hook scripts. */
-const OUR_COMMAND = /kiro-learn-(?:kiro|kiro-ide|claude-code)\.mjs|kiro-learn-shim/;
+const OUR_COMMAND = /kiro-learn-(?:kiro|kiro-ide|claude-code)\.[cm]?js|kiro-learn-shim/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OUR_COMMAND.test(command);

@@ -92,7 +92,7 @@ export function planInit(options: InitOptions): Plan {
   const show = shower(root, home);
   const node = options.node ?? process.execPath;
   const bundleDir = options.bundleDir ?? defaultBundleDir();
-  const script = (entry: string) => join(data, 'bin', `kiro-learn-${entry}.mjs`);
+  const script = (entry: string) => join(data, 'bin', `kiro-learn-${entry}.cjs`);
   const command = (entry: string, ...args: string[]) =>
     [node, script(entry), ...args].map(shellQuote).join(' ');
   const changes: FileChange[] = [];
@@ -106,11 +106,11 @@ export function planInit(options: InitOptions): Plan {
       (entry === 'claude-code' && surfaces.includes('claude-code')),
   );
   for (const entry of entries) {
-    const source = readText(join(bundleDir, `${entry}.mjs`));
+    const source = readText(join(bundleDir, `${entry}.cjs`));
     if (source === null) {
       throw new ShimsError(
         'missing_bundle',
-        `the hook scripts are not built (${join(bundleDir, `${entry}.mjs`)} is missing): run pnpm build, or reinstall kiro-learn`,
+        `the hook scripts are not built (${join(bundleDir, `${entry}.cjs`)} is missing): run pnpm build, or reinstall kiro-learn`,
       );
     }
     changes.push(owned(script(entry), show, source, `hook script for ${entry}`));
