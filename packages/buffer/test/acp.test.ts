@@ -15,7 +15,7 @@ function agent(mode: TestAgentMode | 'missing'): Extractor {
   return createAcpExtractor({
     command: mode === 'missing' ? ['kiro-learn-no-such-agent', 'acp'] : testAgentCommand(mode),
     env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
-    timeoutMs: 1000,
+    timeoutMs: 2000,
     killGraceMs: 200,
   });
 }
@@ -46,7 +46,7 @@ describe('buffer driving the real ACP client and test agent', () => {
       ['garbage', /no usable reply after 3 attempts/],
       ['crash', /agent exited \(code 70\).*crashing mid-turn/],
       ['exit', /agent exited \(code 2\).*refusing to start/],
-      ['hang', /did not reply within 1000 ms/],
+      ['hang', /did not reply within 2000 ms/],
       ['missing', /cannot start the agent kiro-learn-no-such-agent/],
     ];
     let extra: string[] = [];

@@ -117,7 +117,8 @@ describe('ACP extractor against the scripted test agent', () => {
         env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
         prompt: 'hello',
         cwd: dir,
-        timeoutMs: 300,
+        // Long enough for the agent to be up and ignoring SIGTERM even on a loaded machine.
+        timeoutMs: 3000,
         killGraceMs: 200,
       }),
     );

@@ -1,0 +1,46 @@
+// Wire the buffer the way the collector does: store each event with a pending entry,
+// notify the buffer, and let its watchers extract in the background.
+import { createBuffer } from '@kiro-learn/buffer';
+import { createExtractor } from '@kiro-learn/extractor';
+import { type Event, newEventId } from '@kiro-learn/schema';
+import { openSqliteStorage } from '@kiro-learn/storage';
+
+const storage = await openSqliteStorage({ path: '/tmp/kiro-learn-example.db' });
+const extractor = createExtractor(); // ACP compressor if installed, else built-in rules
+const buffer = createBuffer({
+  storage,
+  extract: (batch) => extractor.extract(batch),
+  extractorName: extractor.name,
+  options: { idleMs: 30_000 },
+  onError: (error) => console.error('buffer:', error),
+});
+buffer.onExtraction((run) =>
+  console.log(`${run.namespace}: ${run.status}, ${run.records} records (${run.trigger})`),
+);
+await buffer.start(); // re-arms projects left pending by the last run
+
+async function ingest(event: Event): Promise<void> {
+  const { stored } = await storage.putEvent(event, { pending: buffer.accepts(event.namespace) });
+  if (stored) buffer.notify(event);
+}
+
+const namespace = '/actor/dev/project/demo/';
+for (const [kind, content] of [
+  ['prompt', 'Rename the config loader'],
+  ['session_summary', 'Renamed loadConfig to readSettings in src/config.ts.'],
+] as const) {
+  await ingest({
+    event_id: newEventId(),
+    session_id: 'session-1',
+    actor_id: 'dev',
+    namespace,
+    schema_version: 1,
+    kind,
+    body: { type: 'text', content },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'api', version: '1', client_id: 'example' },
+  });
+}
+console.log(buffer.status().projects);
+await buffer.drain(); // on shutdown: stop the watchers, finish runs in flight
+await storage.close();
