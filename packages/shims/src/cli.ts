@@ -30,19 +30,29 @@ export async function main(argv: readonly string[]): Promise<void> {
       ...(stdin ? { stdin } : {}),
       env: process.env,
       cwd: process.cwd(),
-      stdout: (text) => process.stdout.write(text),
-      stderr: (line) => process.stderr.write(line),
+      stdout: (text) => write(1, text),
+      stderr: (line) => write(2, line),
     });
   } catch (error) {
-    process.stderr.write(
-      `[kiro-learn] ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    write(2, `[kiro-learn] ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  exit();
+  process.exit(0);
 }
 
-function exit(): void {
-  process.stdout.write('', () => process.exit(0));
+/**
+ * Writes straight to the file descriptor: all of it is out before exit, and the process
+ * never builds stdout/stderr streams (a measurable part of a hook's start-up). A closed
+ * pipe (the agent stopped listening) is not worth more than silence.
+ */
+function write(fd: 1 | 2, text: string): void {
+  let bytes = Buffer.from(text);
+  for (let attempt = 0; bytes.length > 0 && attempt < 1000; attempt++) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    }
+  }
 }
 
 function readStdin(): Promise<Buffer | undefined> {
