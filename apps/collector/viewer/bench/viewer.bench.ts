@@ -199,7 +199,7 @@ it('viewer benchmark', async () => {
         (m) => (window as unknown as { seen: Record<string, number> }).seen[m],
         marker,
       );
-      live.push((await shown.jsonValue()) - sent);
+      live.push((await shown.jsonValue())! - sent);
     }
     line('live feed: POST → row in the page', live, baseline);
     await browser.close();
