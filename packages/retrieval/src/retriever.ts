@@ -62,6 +62,12 @@ export interface Retriever {
   sessionStart(request: SessionStartRequest): Promise<RetrievalOutcome>;
   /** Ranked records for a query, without budgets, session filtering or logging. May throw storage errors. */
   search(request: SearchRequest): Promise<RankedHit[]>;
+  /**
+   * Resolves once every retrieval log write has finished. Results are returned before
+   * their log entry is written, so the turn never waits on it: call this before closing
+   * the storage, and before reading the log of a retrieval just made.
+   */
+  flush(): Promise<void>;
 }
 
 interface Selection {
@@ -88,6 +94,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
   const { storage } = opts;
   const seenRecords = new SeenRecords(storage, opts.maxSessions);
   const budget = { tokens: opts.contextTokens, summaryTokens: opts.summaryTokens };
+  const logging = new Set<Promise<void>>();
 
   async function rank(namespace: string | undefined, prompt: string, limit: number) {
     const hits = await storage.searchRecords({
@@ -157,7 +164,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const injectedAt = new Date(opts.now()).toISOString();
     for (const id of outcome.records) seen?.set(id, injectedAt);
     if (opts.log && (kind === 'session' || query !== '')) {
-      try {
+      const write = (async () => {
         await storage.logRetrieval({
           namespace: request.namespace,
           ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
@@ -170,9 +177,10 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           budgetCut: outcome.budgetCut,
           ...(outcome.error === undefined ? {} : { error: outcome.error }),
         });
-      } catch (error) {
-        opts.onError(error);
-      }
+      })()
+        .catch(opts.onError)
+        .finally(() => logging.delete(write));
+      logging.add(write);
     }
     return { ...outcome, latencyMs };
   }
@@ -218,6 +226,10 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const ranked = records.map((record, i) => ({ record, score: 1 - i / records.length }));
         return { ranked, seen };
       });
+    },
+
+    async flush() {
+      while (logging.size > 0) await Promise.all(logging);
     },
 
     async search(request) {

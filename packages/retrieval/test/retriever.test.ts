@@ -48,6 +48,7 @@ describe('retrieve', () => {
         '- Use express.raw on the webhook route\n',
     );
     expect(result.timedOut).toBe(false);
+    await retriever.flush();
     const [logged] = await storage.listRetrievals({ namespace: NS, limit: 10 });
     expect(logged).toMatchObject({
       sessionId: 's1',
@@ -99,6 +100,7 @@ describe('retrieve', () => {
     expect((await ask('s2')).records).toEqual([hit.record_id]);
 
     // A collector restart forgets memory, not the log.
+    await retriever.flush();
     const restarted = createRetriever({ storage });
     const again = await restarted.retrieve({
       namespace: NS,
@@ -151,6 +153,7 @@ describe('retrieve', () => {
     expect(result.records.length).toBeGreaterThan(0);
     expect(result.records.length).toBeLessThan(8);
     expect(result.budgetCut).toBe(true);
+    await retriever.flush();
     const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 1 });
     expect(logged!.budgetCut).toBe(true);
   });
@@ -173,6 +176,7 @@ describe('retrieve', () => {
     });
     finish();
     expect(result).toMatchObject({ context: '', records: [], timedOut: true });
+    await retriever.flush();
     const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 1 });
     expect(logged).toMatchObject({ timedOut: true, recordIds: [] });
     // What was not injected is not remembered as injected.
@@ -330,6 +334,7 @@ describe('sessionStart', () => {
       sessionId: 's',
     });
     expect(prompt.records).toEqual([]);
+    await retriever.flush();
     const [logged] = await storage.listRetrievals({ sessionId: 's', limit: 5 });
     expect(logged).toBeDefined();
   });
