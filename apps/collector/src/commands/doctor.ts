@@ -1,0 +1,176 @@
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { loadSettings } from '../config/load.js';
+import { cliAddress, probe } from '../lifecycle/client.js';
+import { line, parseCommandArgs } from './args.js';
+import type { Command, CommandIO } from './types.js';
+
+type Level = 'ok' | 'warn' | 'fail';
+interface Check {
+  level: Level;
+  what: string;
+  /** What to do about it, when not ok. */
+  fix?: string;
+}
+
+export const doctor: Command = {
+  name: 'doctor',
+  summary: 'check Node, settings, the port, the data dir, the compressor agent and hook files',
+  usage: `kiro-learn doctor
+
+Runs every check and says what to fix. Exit code 1 when a check failed.`,
+  async run(args, io) {
+    parseCommandArgs('doctor', args, {});
+    const checks = await runChecks(io);
+    const mark: Record<Level, string> = { ok: '✓', warn: '!', fail: '✗' };
+    for (const check of checks) {
+      line(io.stdout, `${mark[check.level]} ${check.what}`);
+      if (check.fix) line(io.stdout, `    → ${check.fix}`);
+    }
+    const failed = checks.filter((c) => c.level === 'fail').length;
+    line(
+      io.stdout,
+      failed === 0 ? '\nkiro-learn looks healthy.' : `\n${failed} problem(s) to fix.`,
+    );
+    return failed === 0 ? 0 : 1;
+  },
+};
+
+async function runChecks(io: CommandIO): Promise<Check[]> {
+  const checks: Check[] = [];
+  const major = Number(process.versions.node.split('.')[0]);
+  checks.push(
+    major >= 22
+      ? { level: 'ok', what: `Node ${process.versions.node}` }
+      : {
+          level: 'fail',
+          what: `Node ${process.versions.node} is too old`,
+          fix: 'install Node 22 or newer',
+        },
+  );
+
+  const loaded = loadSettings(io.env);
+  if (loaded.config) checks.push({ level: 'ok', what: `settings valid (${loaded.file})` });
+  else
+    checks.push({
+      level: 'fail',
+      what: `settings invalid (${loaded.file})`,
+      fix: loaded.errors.join('; '),
+    });
+  for (const warning of loaded.warnings) checks.push({ level: 'warn', what: `setting ${warning}` });
+
+  const address = cliAddress(io.env);
+  checks.push(dataDirCheck(address.home));
+
+  const health = await probe(address);
+  if (health.ok) {
+    checks.push({
+      level: 'ok',
+      what: `collector running (pid ${health.pid ?? '?'}) at ${address.baseUrl}`,
+    });
+  } else if (await portFree(address.host, address.port)) {
+    checks.push({
+      level: 'warn',
+      what: `collector not running; port ${address.port} is free`,
+      fix: 'start it with: kiro-learn start',
+    });
+  } else {
+    checks.push({
+      level: 'fail',
+      what: `port ${address.port} on ${address.host} is held by another program`,
+      fix: `stop that program, or set KIRO_LEARN_PORT (or "port" in ${join(address.home, 'settings.json')})`,
+    });
+  }
+
+  const command = loaded.config?.extraction.command ?? '';
+  const program = command.split(/\s+/)[0] ?? '';
+  checks.push(
+    program && onPath(program, io.env)
+      ? { level: 'ok', what: `compressor agent found: ${program}` }
+      : {
+          level: 'warn',
+          what: `compressor agent "${program}" not found on PATH`,
+          fix: 'install Kiro CLI, or set extraction.command; until then memories come from the built-in extractor',
+        },
+  );
+
+  checks.push(hookCheck(io.cwd));
+  return checks;
+}
+
+function dataDirCheck(home: string): Check {
+  if (!existsSync(home)) {
+    return {
+      level: 'warn',
+      what: `data dir ${home} does not exist yet`,
+      fix: 'kiro-learn start creates it',
+    };
+  }
+  try {
+    accessSync(home, constants.W_OK | constants.R_OK);
+  } catch {
+    return {
+      level: 'fail',
+      what: `data dir ${home} is not writable`,
+      fix: `fix its owner or mode: chmod 700 ${home}`,
+    };
+  }
+  const mode = statSync(home).mode & 0o777;
+  if (mode & 0o077) {
+    return {
+      level: 'warn',
+      what: `data dir ${home} is readable by other users (mode ${mode.toString(8)})`,
+      fix: `chmod 700 ${home}`,
+    };
+  }
+  return { level: 'ok', what: `data dir ${home}` };
+}
+
+function portFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  if (program.includes('/')) return existsSync(program);
+  return (env['PATH'] ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
+}
+
+/** Any hook or MCP file of this project that mentions kiro-learn. */
+function hookCheck(cwd: string): Check {
+  const candidates = [
+    join(cwd, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.local.json'),
+    join(cwd, '.mcp.json'),
+    ...listJson(join(cwd, '.kiro', 'agents')),
+    ...listJson(join(cwd, '.kiro', 'hooks')),
+    ...listJson(join(cwd, '.kiro', 'settings')),
+  ];
+  const found = candidates.filter((file) => {
+    try {
+      return readFileSync(file, 'utf8').includes('kiro-learn');
+    } catch {
+      return false;
+    }
+  });
+  return found.length > 0
+    ? {
+        level: 'ok',
+        what: `hooks installed in ${cwd}: ${found.map((f) => f.slice(cwd.length + 1)).join(', ')}`,
+      }
+    : { level: 'warn', what: `no kiro-learn hooks in ${cwd}`, fix: 'run: kiro-learn init' };
+}
+
+function listJson(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => /\.json$|\.kiro\.hook$/.test(name))
+      .map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}

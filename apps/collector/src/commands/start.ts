@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { dirname, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDaemon } from '../daemon.js';
+import { cliAddress, probe, sleep } from '../lifecycle/client.js';
+import { daemonFiles } from '../lifecycle/files.js';
+import { line, parseCommandArgs } from './args.js';
+import type { Command, CommandIO } from './types.js';
+
+const START_TIMEOUT_MS = 20_000;
+
+export const start: Command = {
+  name: 'start',
+  summary: 'start the collector (in the background unless --foreground)',
+  usage: `kiro-learn start [--foreground]
+
+Starts the collector daemon and returns once it answers on its port.
+  --foreground   serve in this terminal; Ctrl-C stops it gracefully
+Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
+  async run(args, io) {
+    const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
+    const address = cliAddress(io.env);
+    const running = await probe(address);
+    if (running.ok) {
+      line(
+        io.stdout,
+        `kiro-learn collector is already running (pid ${running.pid ?? '?'}) at ${address.baseUrl}`,
+      );
+      return 0;
+    }
+    return values.foreground ? foreground(io) : background(io);
+  },
+};
+
+async function foreground(io: CommandIO): Promise<number> {
+  const daemon = await startDaemon({
+    env: io.env,
+    ...(io.stderr.isTTY ? { pretty: io.stderr } : {}),
+  });
+  line(io.stdout, `kiro-learn collector listening on ${daemon.url} (pid ${process.pid})`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  // A second signal while draining means "now".
+  const force = () => process.exit(130);
+  process.once('SIGINT', force).once('SIGTERM', force);
+  line(io.stdout, `${signal}: finishing in-flight requests, then stopping`);
+  await daemon.stop();
+  return 0;
+}
+
+/** Re-runs this CLI as `start --foreground`, detached, and waits for it to answer. */
+async function background(io: CommandIO): Promise<number> {
+  const address = cliAddress(io.env);
+  const files = daemonFiles(address.home);
+  mkdirSync(dirname(files.startErr), { recursive: true, mode: 0o700 });
+  const errFd = openSync(files.startErr, 'w', 0o600);
+  const cli = fileURLToPath(new URL(`../cli${extname(import.meta.url)}`, import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, cli, 'start', '--foreground'], {
+    detached: true,
+    stdio: ['ignore', 'ignore', errFd],
+    env: io.env,
+    cwd: address.home,
+  });
+  closeSync(errFd);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
+  });
+  child.unref();
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const health = await probe(address, 500);
+    if (health.ok && health.pid === child.pid) {
+      line(io.stdout, `kiro-learn collector started (pid ${child.pid}) at ${address.baseUrl}`);
+      line(io.stdout, `logs: ${files.log}`);
+      return 0;
+    }
+    if (exited !== undefined) {
+      const why = readFileSync(files.startErr, 'utf8').trim();
+      // Lost a race with another start: that one is serving, which is what was asked.
+      if (/already running/.test(why)) {
+        line(io.stdout, why.replace(/^kiro-learn: /, ''));
+        return 0;
+      }
+      line(
+        io.stderr,
+        why || `kiro-learn: the collector exited with code ${exited} before it answered`,
+      );
+      return 1;
+    }
+    await sleep(100);
+  }
+  line(
+    io.stderr,
+    `kiro-learn: the collector did not answer on ${address.baseUrl} within ${START_TIMEOUT_MS / 1000} s; see ${files.log}`,
+  );
+  return 1;
+}

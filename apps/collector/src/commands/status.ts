@@ -1,0 +1,58 @@
+import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { daemonFiles, readPidFile } from '../lifecycle/files.js';
+import { line, parseCommandArgs } from './args.js';
+import type { Command } from './types.js';
+
+export const status: Command = {
+  name: 'status',
+  summary: 'say whether the collector runs, where, and what it holds',
+  usage: `kiro-learn status [--json]
+
+Exit code 0 when the collector answers on its port, 1 when it does not.
+  --json   one JSON object: running, pid, version, url, home, log, events, memories`,
+  async run(args, io) {
+    const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
+    const address = cliAddress(io.env);
+    const files = daemonFiles(address.home);
+    const health = await probe(address);
+    const recorded = readPidFile(files.pid);
+    let totals: { events: number; memories: number } | undefined;
+    if (health.ok) {
+      try {
+        const stats = await api<{ events: { total: number }; memories: { total: number } }>(
+          address,
+          '/v1/stats',
+        );
+        totals = { events: stats.events.total, memories: stats.memories.total };
+      } catch {
+        // a token mismatch or a busy collector: status still answers
+      }
+    }
+    const report = {
+      running: health.ok,
+      ...(health.ok && health.pid !== undefined ? { pid: health.pid } : {}),
+      ...(health.version ? { version: health.version } : {}),
+      url: address.baseUrl,
+      home: address.home,
+      log: files.log,
+      ...(health.ok && recorded?.pid === health.pid ? { started_at: recorded?.startedAt } : {}),
+      ...totals,
+    };
+    if (values.json) line(io.stdout, JSON.stringify(report));
+    else if (health.ok) {
+      line(
+        io.stdout,
+        `kiro-learn collector is running (pid ${health.pid ?? '?'}, version ${health.version ?? '?'}) at ${address.baseUrl}`,
+      );
+      if (totals) line(io.stdout, `  ${totals.events} events, ${totals.memories} memories`);
+      line(io.stdout, `  data: ${address.home}`);
+      line(io.stdout, `  log:  ${files.log}`);
+    } else {
+      line(
+        io.stdout,
+        `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
+      );
+    }
+    return health.ok ? 0 : 1;
+  },
+};

@@ -1,0 +1,108 @@
+import { ensureDataDir } from '@kiro-learn/schema/node';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { type Collector, createCollector } from './app.js';
+import { loadSettings } from './config/load.js';
+import { CollectorError } from './errors.js';
+import { cliAddress, probe } from './lifecycle/client.js';
+import { daemonFiles, removePidFile, writePidFile } from './lifecycle/files.js';
+import { createLogger } from './log/logger.js';
+import { VERSION } from './version.js';
+import { viewerApp } from './viewer/index.js';
+
+/** How the daemon runs. */
+export interface DaemonOptions {
+  /** Environment settings are read from (`KIRO_LEARN_*`). */
+  env: NodeJS.ProcessEnv;
+  /** Where human-readable log lines go besides the log file (a TTY), if anywhere. */
+  pretty?: NodeJS.WritableStream;
+}
+
+/** A running daemon: the collector, where it listens, and its shutdown. */
+export interface Daemon {
+  collector: Collector;
+  url: string;
+  /** Graceful stop; resolves when the database is closed and the PID file removed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the collector in this process: settings → data dir → log → database → HTTP →
+ * PID file. Throws CollectorError (`invalid_settings`, `port_in_use`) with a message that
+ * says what to change.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const loaded = loadSettings(options.env);
+  if (!loaded.config) {
+    throw new CollectorError(
+      'invalid_settings',
+      `invalid settings (${loaded.file} and KIRO_LEARN_* variables):\n${loaded.errors.map((e) => `  ${e}`).join('\n')}`,
+    );
+  }
+  const settings = loaded.config;
+  ensureDataDir(settings.home);
+  const files = daemonFiles(settings.home);
+  const logger = createLogger({
+    file: files.log,
+    level: settings.logLevel,
+    maxBytes: settings.log.maxBytes,
+    files: settings.log.files,
+    ...(options.pretty ? { pretty: options.pretty } : {}),
+  });
+  for (const warning of loaded.warnings) logger.warn(`setting: ${warning}`);
+
+  const storage = await openSqliteStorage({ path: files.database });
+  const startedAt = Date.now();
+  const collector = createCollector({
+    storage,
+    settings,
+    logger,
+    version: VERSION,
+    ui: viewerApp({ storage, version: VERSION, startedAt, extractor: () => 'none' }),
+  });
+  let url: string;
+  try {
+    ({ url } = await collector.listen());
+  } catch (error) {
+    await collector.close();
+    logger.close();
+    if (error instanceof CollectorError && error.code === 'port_in_use') {
+      const running = await probe(cliAddress(options.env));
+      if (running.ok) {
+        throw new CollectorError(
+          'port_in_use',
+          `a kiro-learn collector is already running (pid ${running.pid ?? '?'}) on port ${settings.port}`,
+        );
+      }
+    }
+    throw error;
+  }
+  writePidFile(files.pid, {
+    pid: process.pid,
+    host: settings.host,
+    port: settings.port,
+    version: VERSION,
+    startedAt: new Date(startedAt).toISOString(),
+  });
+  logger.info('collector started', {
+    url,
+    pid: process.pid,
+    version: VERSION,
+    home: settings.home,
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      logger.info('collector stopping');
+      try {
+        await collector.close();
+      } finally {
+        removePidFile(files.pid, process.pid);
+        logger.info('collector stopped');
+        logger.close();
+      }
+    })();
+    return stopping;
+  };
+  return { collector, url, stop };
+}

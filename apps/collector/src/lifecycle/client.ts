@@ -1,0 +1,61 @@
+import { type CollectorAddress, collectorAddress } from '@kiro-learn/schema/node';
+
+/** Health of the collector at an address, as its /healthz reports it. */
+export interface Probe {
+  ok: boolean;
+  pid?: number;
+  version?: string;
+}
+
+/**
+ * How the CLI reaches the collector: the address clients read, with a wildcard bind
+ * address (`0.0.0.0`, `::`) turned into loopback, which is where the CLI runs.
+ */
+export function cliAddress(env: NodeJS.ProcessEnv): CollectorAddress {
+  const address = collectorAddress(env);
+  if (address.host !== '0.0.0.0' && address.host !== '::') return address;
+  return { ...address, host: '127.0.0.1', baseUrl: `http://127.0.0.1:${address.port}` };
+}
+
+/**
+ * Asks /healthz. Only an answer from kiro-learn counts as running, so a recycled PID or
+ * another program on the port never looks like a collector.
+ */
+export async function probe(address: CollectorAddress, timeoutMs = 1000): Promise<Probe> {
+  try {
+    const res = await fetch(`${address.baseUrl}/healthz`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return { ok: false };
+    const body = (await res.json()) as { status?: unknown; pid?: unknown; version?: unknown };
+    if (body.status !== 'ok') return { ok: false };
+    return {
+      ok: true,
+      ...(typeof body.pid === 'number' ? { pid: body.pid } : {}),
+      ...(typeof body.version === 'string' ? { version: body.version } : {}),
+    };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A JSON request to the collector's API with the configured token. */
+export async function api<T>(address: CollectorAddress, path: string): Promise<T> {
+  const res = await fetch(`${address.baseUrl}${path}`, {
+    headers: {
+      Accept: 'application/json',
+      ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
+    },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json().catch(() => ({}))) as { error?: string; details?: unknown };
+  if (!res.ok) {
+    const details = Array.isArray(body.details) ? `: ${body.details.join('; ')}` : '';
+    throw new Error(
+      `the collector answered ${res.status}: ${body.error ?? 'no details'}${details}`,
+    );
+  }
+  return body as T;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
