@@ -1,6 +1,7 @@
 // Extraction overhead per batch with the scripted test agent replying instantly (spawn,
-// ACP handshake, framing, parsing), beside a bare `node -e ''` start-up measured in the
-// same run; and the built-in extractor's throughput. Prints figures, asserts nothing.
+// ACP handshake, framing, parsing), beside two baselines measured in the same run: a bare
+// `node -e ''` start-up, and Node importing the ACP SDK (the test agent's own floor);
+// and the built-in extractor's throughput. Prints figures, asserts nothing.
 // Run: pnpm --filter @kiro-learn/extractor bench (after build).
 import { spawnSync } from 'node:child_process';
 import { createAcpExtractor, createBuiltinExtractor } from '@kiro-learn/extractor';
@@ -20,6 +21,18 @@ for (let i = 0; i < RUNS; i++) {
   const started = performance.now();
   spawnSync(process.execPath, ['-e', '']);
   baseline.push(performance.now() - started);
+}
+
+// The test agent's own floor: Node plus loading the ACP SDK (zod schemas), no protocol.
+const sdkLoad: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const started = performance.now();
+  spawnSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    "await import('@agentclientprotocol/sdk')",
+  ]);
+  sdkLoad.push(performance.now() - started);
 }
 
 const acp = createAcpExtractor({ command: testAgentCommand('instant') });
@@ -48,6 +61,7 @@ for (let round = 0; round < 5; round++) {
 rates.sort((a, b) => a - b);
 
 console.log(`baseline  node -e '' start-up:                 ${stats(baseline)}`);
+console.log(`baseline  node + ACP SDK import (agent floor):  ${stats(sdkLoad)}`);
 console.log(`ACP       extraction per batch (7 events):     ${stats(perBatch)}  target ≤ 150 ms`);
 console.log(
   `built-in  throughput (500 turns × 7 events):   median ${Math.round(rates[2]!)} events/s (5 rounds)`,
