@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
 import { Hono } from 'hono';
@@ -14,7 +15,7 @@ import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
-import { type RetrieveFn, storageRetriever } from './retrieve.js';
+import type { RetrieveFn } from './retrieve.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
@@ -28,9 +29,9 @@ export interface CollectorOptions {
   settings: CollectorSettings;
   /** Structured logger; silent when omitted. */
   logger?: Logger;
-  /** Inline retrieval for `?retrieve=true` prompts; a plain storage search when omitted. */
+  /** Inline retrieval for `?retrieve=true` prompts; @kiro-learn/retrieval's when omitted. */
   retrieve?: RetrieveFn;
-  /** Ranked search for GET /v1/memories/search; storage's full-text search when omitted. */
+  /** Search for GET /v1/memories/search; ranked like retrieval when omitted. */
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
   ui?: Hono;
@@ -80,25 +81,41 @@ export function createCollector(options: CollectorOptions): Collector {
   let inFlight = 0;
   let closing: Promise<void> | undefined;
 
+  const retriever = createRetriever({
+    storage,
+    budgetMs: settings.retrieval.budgetMs,
+    maxRecords: settings.retrieval.records,
+    onError: (error) => logger.warn('retrieval error', { error }),
+  });
   const ctx: AppContext = {
     storage,
     settings,
     scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
     hub,
     metrics,
-    retrieve: options.retrieve ?? storageRetriever(storage, settings.retrieval.records),
+    retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
     search:
       options.search ??
-      (async (q) =>
-        (
-          await storage.searchRecords({
-            query: q.query,
-            limit: q.limit,
-            ...(q.namespace ? { namespace: q.namespace } : {}),
-            ...(q.type ? { observationType: q.type } : {}),
-            ...(q.file ? { file: q.file } : {}),
-          })
-        ).map((hit) => hit.record)),
+      (async (q) => {
+        // The retriever's ranking has no type or file filter; storage's search has both.
+        if (!q.type && !q.file) {
+          const { namespace, query, limit } = q;
+          const hits = await retriever.search({
+            ...(namespace ? { namespace } : {}),
+            query,
+            limit,
+          });
+          return hits.map((hit) => hit.record);
+        }
+        const hits = await storage.searchRecords({
+          query: q.query,
+          limit: q.limit,
+          ...(q.namespace ? { namespace: q.namespace } : {}),
+          ...(q.type ? { observationType: q.type } : {}),
+          ...(q.file ? { file: q.file } : {}),
+        });
+        return hits.map((hit) => hit.record);
+      }),
     logger,
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
@@ -195,6 +212,7 @@ export function createCollector(options: CollectorOptions): Collector {
     }
     try {
       await options.drain?.();
+      await retriever.flush();
     } catch (error) {
       logger.error('drain failed', { error });
     }

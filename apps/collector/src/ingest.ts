@@ -1,4 +1,5 @@
-import { bodyText, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import { promptFromBody } from '@kiro-learn/retrieval';
+import { EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
 import { retrieveWithin } from './retrieve.js';
@@ -23,8 +24,7 @@ export async function ingestEvent(
   const response: PostEventResponse = { event_id: event.event_id, stored };
   if (!wantRetrieval || event.kind !== 'prompt') return response;
 
-  // A prompt longer than this says nothing more to a keyword search.
-  const prompt = bodyText(event.body).slice(0, 16_000);
+  const prompt = promptFromBody(event.body);
   const request = {
     namespace: event.namespace,
     prompt,

@@ -1,6 +1,3 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
-import type { StorageBackend } from '@kiro-learn/storage';
-
 /** A prompt to find context for (the shape of @kiro-learn/retrieval's `retrieve`). */
 export interface RetrieveRequest {
   namespace: string;
@@ -20,51 +17,6 @@ export interface RetrieveOutcome {
 
 /** The retrieval entry point the collector calls for `?retrieve=true` prompts. */
 export type RetrieveFn = (request: RetrieveRequest) => Promise<RetrieveOutcome>;
-
-/** The fixed context format of DESIGN.md §3: one `###` block per record, best first. */
-export function formatContext(records: readonly MemoryRecord[]): string {
-  if (records.length === 0) return '';
-  const blocks = records.map((r) => {
-    const facts = r.facts.length > 0 ? `\n\n${r.facts.map((f) => `- ${f}`).join('\n')}` : '';
-    return `### ${r.title}\n\n${r.summary}${facts}`;
-  });
-  return `## Prior observations from kiro-learn\n\n${blocks.join('\n\n')}\n`;
-}
-
-/**
- * A plain full-text retriever over storage: what the collector uses when no retrieval
- * package is wired in. Logs each retrieval like the real one does.
- */
-export function storageRetriever(storage: StorageBackend, records: number): RetrieveFn {
-  return async (request) => {
-    const started = performance.now();
-    const hits = await storage.searchRecords({
-      namespace: request.namespace,
-      query: request.prompt,
-      limit: records,
-    });
-    const latencyMs = performance.now() - started;
-    const outcome = {
-      context: formatContext(hits.map((h) => h.record)),
-      records: hits.map((h) => h.record.record_id),
-      latencyMs,
-    };
-    void storage
-      .logRetrieval({
-        namespace: request.namespace,
-        ...(request.sessionId ? { sessionId: request.sessionId } : {}),
-        ...(request.eventId ? { eventId: request.eventId } : {}),
-        query: request.prompt,
-        recordIds: outcome.records,
-        scores: hits.map((h) => h.score),
-        latencyMs,
-        timedOut: false,
-        budgetCut: false,
-      })
-      .catch(() => {});
-    return outcome;
-  };
-}
 
 /**
  * Runs a retrieval within a latency budget: past it, the prompt goes on with no context

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
+import { formatContext } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
-import { formatContext } from '../retrieve.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
@@ -53,7 +53,9 @@ current directory). Needs a running collector.
     const records = await api<MemoryRecord[]>(address, `/v1/memories/search?${params}`);
     if (values.json) line(io.stdout, JSON.stringify(records, null, 2));
     else if (records.length === 0) line(io.stdout, `no memories match in ${namespace}`);
-    else io.stdout.write(formatContext(records));
+    // The retriever's default context budget: what the agent would read.
+    else
+      io.stdout.write(`${formatContext(records, { tokens: 1500, summaryTokens: 400 }).context}\n`);
     return 0;
   },
 };
