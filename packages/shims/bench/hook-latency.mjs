@@ -61,8 +61,14 @@ const tool = payload({
 const withoutCa = { ...env };
 delete withoutCa.NODE_EXTRA_CA_CERTS;
 
+// What Node itself needs for a hook's job: read stdin, one node:http round trip, exit.
+const floor = `const http = require('node:http'); const c = []; process.stdin.on('data', (d) => c.push(d));
+process.stdin.on('end', () => http.get({ host: '127.0.0.1', port: ${port}, path: '/healthz', agent: false },
+  (r) => { r.resume(); r.on('end', () => process.exit(0)); }));`;
+
 const series = {
   "bare node -e ''": { args: ['-e', ''], input: '', env },
+  'floor: stdin + one node:http request': { args: ['-e', floor], input: tool, env },
   'prompt hook (collector up)': { args: [shim], input: prompt, env },
   'tool hook (collector up)': { args: [shim], input: tool, env },
   'tool hook (collector down)': {
