@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, envFor, freePort, healthy, tempHome } from './child.js';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+const cleanups: Array<() => unknown> = [];
+
+async function setup(extra: Record<string, string> = {}) {
+  home = tempHome();
+  port = await freePort();
+  env = envFor(home, port, extra);
+  cleanups.push(() => {
+    cli(['stop'], env);
+    rmSync(home, { recursive: true, force: true });
+  });
+}
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('kiro-learn CLI', () => {
+  it('prints help and its version', () => {
+    const help = cli(['--help'], process.env);
+    expect(help.code).toBe(0);
+    for (const name of ['start', 'stop', 'restart', 'status', 'logs', 'doctor', 'search']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    }
+    expect(cli(['--version'], process.env).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const unknown = cli(['frobnicate'], process.env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('starts detached, says so on a second start, reports status, stops', async () => {
+    await setup();
+    const started = cli(['start'], env);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(
+      new RegExp(`started \\(pid \\d+\\) at http://127\\.0\\.0\\.1:${port}`),
+    );
+    expect(await healthy(port)).toBe(true);
+
+    const again = cli(['start'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already running/);
+
+    const status = cli(['status', '--json'], env);
+    expect(status.code).toBe(0);
+    const report = JSON.parse(status.stdout);
+    expect(report).toMatchObject({
+      running: true,
+      url: `http://127.0.0.1:${port}`,
+      home,
+      events: 0,
+    });
+    expect(JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid).toBe(report.pid);
+
+    const logs = cli(['logs', '-n', '5'], env);
+    expect(logs.stdout).toMatch(/INFO {2}collector started/);
+
+    const stopped = cli(['stop'], env);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/stopped/);
+    expect(await healthy(port)).toBe(false);
+    expect(existsSync(join(home, 'collector.pid'))).toBe(false);
+    expect(cli(['status'], env).code).toBe(1);
+    expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(
+      /"msg":"collector stopped"/,
+    );
+  });
+
+  it('does not take a recycled PID for a running collector, nor signal it', async () => {
+    await setup();
+    const bystander = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    cleanups.push(() => bystander.kill());
+    writeFileSync(
+      join(home, 'collector.pid'),
+      JSON.stringify({ pid: bystander.pid, host: '127.0.0.1', port, version: '0', startedAt: '' }),
+    );
+    const status = cli(['status', '--json'], env);
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).running).toBe(false);
+    expect(cli(['stop'], env).stdout).toMatch(/not running/);
+    expect(bystander.exitCode).toBeNull();
+    expect(bystander.killed).toBe(false);
+  });
+
+  it('names the port and the setting when another program holds the port', async () => {
+    await setup();
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => squatter.close(resolve)));
+    const r = cli(['start'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program`),
+    );
+    expect(r.stderr).toMatch(/KIRO_LEARN_PORT/);
+  });
+
+  it('refuses to start off loopback without a token, and says why', async () => {
+    await setup({ KIRO_LEARN_HOST: '0.0.0.0' });
+    const r = cli(['start', '--foreground'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/token: binding 0\.0\.0\.0 .* set KIRO_LEARN_TOKEN/);
+  });
+
+  it('stops start-up on an invalid setting with dot.path: message', async () => {
+    await setup();
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ retrieval: { records: 0 } }));
+    const r = cli(['start'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^ {2}retrieval\.records: /m);
+  });
+
+  it('searches the current project through a running collector', async () => {
+    await setup();
+    expect(cli(['search', 'anything'], env).stderr).toMatch(/not running.*kiro-learn start/);
+    expect(cli(['start'], env).code).toBe(0);
+    const r = cli(['search', 'stripe', 'webhook', '--project', home], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^no memories match in \/actor\/.+\/project\/.+\/$/m);
+  });
+
+  it('doctor reports each check and what to fix', async () => {
+    await setup({ PATH: '/nonexistent' });
+    const r = cli(['doctor'], env, home);
+    expect(r.stdout).toMatch(/✓ Node \d+/);
+    expect(r.stdout).toMatch(/! collector not running; port \d+ is free/);
+    expect(r.stdout).toMatch(/compressor agent "kiro-cli" not found/);
+    expect(r.stdout).toMatch(/→ run: kiro-learn init/);
+    expect(r.code).toBe(0);
+  });
+});
