@@ -4,7 +4,7 @@
 // Prints numbers and asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { environment, fmt, nodeStartupBaseline, summarize } from '../../../scripts/bench/stats.mjs';
 
@@ -103,13 +103,19 @@ console.log(`storage bench — ${environment()}`);
 const startup = nodeStartupBaseline(10);
 console.log(`baseline: node -e '' start-up p50 ${fmt(startup.p50)}, p99 ${fmt(startup.p99)}`);
 
-const dir = mkdtempSync(join(tmpdir(), 'kiro-learn-bench-'));
+// BENCH_DB=path keeps (and reuses) the database, for profiling without re-inserting.
+const keep = process.env.BENCH_DB;
+const dir = keep ? dirname(keep) : mkdtempSync(join(tmpdir(), 'kiro-learn-bench-'));
 try {
   const maxPostings = Number(process.env.BENCH_MAX_POSTINGS) || undefined;
-  const storage = await openSqliteStorage({ path: join(dir, 'bench.db'), search: { maxPostings } });
-  let inserted = 0;
+  const storage = await openSqliteStorage({
+    path: keep ?? join(dir, 'bench.db'),
+    search: { maxPostings },
+  });
+  let inserted = (await storage.stats()).memories.total;
   for (const size of sizes) {
     const start = performance.now();
+    const before = inserted;
     const chunk = 2000;
     while (inserted < size) {
       const n = Math.min(chunk, size - inserted);
@@ -137,14 +143,14 @@ try {
     }
     const s = summarize(latencies);
     const l = summarize(lookups);
-    const rate = Math.round((size - (inserted - size === 0 ? 0 : 0)) / seconds);
+    const rate = Math.round((inserted - before) / seconds);
     console.log(
-      `${size.toLocaleString('en')} records: insert ${rate.toLocaleString('en')} records/s (this step), ` +
+      `${size.toLocaleString('en')} records: insert ${before === inserted ? 'skipped (database reused)' : `${rate.toLocaleString('en')} records/s`}, ` +
         `search p50 ${fmt(s.p50)} p99 ${fmt(s.p99)} max ${fmt(s.max)} (${hits}/${prompts.length} prompts with hits); ` +
         `point lookup p50 ${fmt(l.p50)}; db ${((await storage.sizeBytes()) / 2 ** 20).toFixed(0)} MiB`,
     );
   }
   await storage.close();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (!keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,7 @@
 import { quoteTerm } from './tokenize.js';
 
+export const DEFAULT_MAX_POSTINGS = 20_000;
+
 /** A term of a prompt with its index frequency. */
 export interface TermStat {
   /** The word as typed (lower-cased). */
@@ -19,7 +21,10 @@ export interface QueryPlanOptions {
   maxDocShare?: number;
   /** Below this many records nothing is dropped as common (default 50). */
   minDocsForPruning?: number;
-  /** Stop adding terms once their summed document frequencies pass this (default 20,000). */
+  /**
+   * Stop adding terms once their summed document frequencies pass this (default 20,000).
+   * Once pruning applies, a term past it on its own is dropped as too common.
+   */
   maxPostings?: number;
 }
 
@@ -40,9 +45,11 @@ export function planQuery(stats: readonly TermStat[], options: QueryPlanOptions)
   const maxTerms = options.maxTerms ?? 32;
   const maxShare = options.maxDocShare ?? 0.2;
   const prune = options.totalDocs >= (options.minDocsForPruning ?? 50);
-  const maxPostings = options.maxPostings ?? 20_000;
+  const maxPostings = options.maxPostings ?? DEFAULT_MAX_POSTINGS;
   const candidates = stats
-    .filter((s) => s.df > 0 && (!prune || s.df / options.totalDocs <= maxShare))
+    .filter(
+      (s) => s.df > 0 && (!prune || (s.df / options.totalDocs <= maxShare && s.df <= maxPostings)),
+    )
     .sort((a, b) => a.df - b.df || a.word.localeCompare(b.word));
   const words: string[] = [];
   const terms = new Set<string>();

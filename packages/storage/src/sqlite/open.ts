@@ -25,7 +25,12 @@ import type {
   StorageStats,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
+import {
+  DEFAULT_MAX_POSTINGS,
+  planQuery,
+  type QueryPlanOptions,
+  type TermStat,
+} from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import { WriteBatcher } from './batcher.js';
 import { migrate } from './migrations.js';
@@ -114,6 +119,9 @@ class SqliteBackend implements SqliteStorage {
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
+  readonly #maxPostings: number;
+  readonly #dfCache = new Map<string, { df: number; atTotal: number }>();
+  #dfStatement: Database.Statement | undefined;
 
   constructor(
     db: Kysely<Tables>,
@@ -127,6 +135,7 @@ class SqliteBackend implements SqliteStorage {
     this.#writes = new WriteBatcher((work) => this.db.transaction().execute(work));
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
+    this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
   }
 
   #open(): void {
@@ -342,7 +351,6 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const words = tokenize(query.query);
     if (words.length === 0 || query.limit <= 0) return [];
-    const stats = this.#termStats(words);
     const totalDocs = Number(
       (
         await this.db
@@ -351,6 +359,7 @@ class SqliteBackend implements SqliteStorage {
           .executeTakeFirst()
       )?.n ?? 0,
     );
+    const stats = this.#termStats(words, totalDocs);
     const plan = planQuery(stats, { ...this.#search, totalDocs });
     if (plan.match === '') return [];
     try {
@@ -361,7 +370,7 @@ class SqliteBackend implements SqliteStorage {
   }
 
   /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
-  #termStats(words: readonly string[]): TermStat[] {
+  #termStats(words: readonly string[], totalDocs: number): TermStat[] {
     const insert = this.#sqlite.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
     const stats: TermStat[] = [];
     const load = this.#sqlite.transaction(() => {
@@ -373,15 +382,37 @@ class SqliteBackend implements SqliteStorage {
       return instances;
     });
     const instances = load() as Array<{ term: string; doc: number }>;
-    const dfOf = this.#sqlite.prepare('SELECT doc FROM memory_vocab WHERE term = ?').pluck();
     const seen = new Set<string>();
     for (const { term, doc } of instances) {
       const word = words[doc - 1];
       if (word === undefined || seen.has(term)) continue;
       seen.add(term);
-      stats.push({ word, term, df: Number(dfOf.get(term) ?? 0) });
+      stats.push({ word, term, df: this.#documentFrequency(word, term, totalDocs) });
     }
     return stats;
+  }
+
+  /**
+   * How many records contain `word`, counted only up to the postings budget + 1: a word
+   * past the budget can never be searched for, and counting a common word exactly (as
+   * fts5vocab does, by reading its whole doclist) costs up to 100 ms in a large index.
+   * Prompts repeat words, so counts are cached until the index changes size by 5 %.
+   */
+  #documentFrequency(word: string, term: string, totalDocs: number): number {
+    const cached = this.#dfCache.get(term);
+    if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) return cached.df;
+    this.#dfStatement ??= this.#sqlite
+      .prepare('SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)')
+      .pluck();
+    let df = 0;
+    try {
+      df = Number(this.#dfStatement.get(quoteTerm(word), this.#maxPostings + 1));
+    } catch {
+      // a word FTS5 cannot parse is simply not searched for
+    }
+    if (this.#dfCache.size >= 50_000) this.#dfCache.clear();
+    this.#dfCache.set(term, { df, atTotal: totalDocs });
+    return df;
   }
 
   async #ftsSearch(match: string, words: string[], query: SearchOptions): Promise<SearchHit[]> {
