@@ -111,6 +111,12 @@ const SECRET_KEY =
 
 const PRIVATE_TAG = /<(\/?)private\s*>/gi;
 
+/** The union of the built-in patterns, case-insensitive: it can over-match, never miss. */
+const MAYBE_SECRET = new RegExp(
+  SECRET_PATTERNS.map((p) => `(?:${p.pattern.source.replace(/\(\?<keep>/g, '(?:')})`).join('|'),
+  'i',
+);
+
 /**
  * Replaces each outermost `<private>…</private>` span with `[REDACTED]`. Tags are matched
  * case-insensitively and nest; an unclosed span runs to the end of the string; a stray
@@ -151,10 +157,12 @@ function compileExtra(extra: ExtraPattern): ScrubPattern {
  * first, with its path).
  */
 export function createScrubber(options: ScrubberOptions = {}): Scrubber {
-  const patterns = [...SECRET_PATTERNS, ...(options.extraPatterns ?? []).map(compileExtra)];
+  const extras = (options.extraPatterns ?? []).map(compileExtra);
 
   const text = (input: string): string => {
     let out = redactPrivate(input);
+    // Most strings carry no secret: one union pass rules them out for the built-ins.
+    const patterns = MAYBE_SECRET.test(out) ? [...SECRET_PATTERNS, ...extras] : extras;
     for (const { kind, pattern } of patterns) {
       pattern.lastIndex = 0;
       if (!pattern.test(out)) continue;
