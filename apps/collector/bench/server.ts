@@ -1,0 +1,28 @@
+// One server for the ingest benchmark, in its own process so it does not share an event
+// loop with the client: `echo` (a bare hono route that parses and returns the JSON body)
+// or `collector` (the full pipeline over a fresh SQLite file). Prints its port.
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { Hono } from 'hono';
+import { createCollector, normalizeSettings } from 'kiro-learn';
+
+const mode = process.argv[2];
+let port: number;
+if (mode === 'echo') {
+  const app = new Hono();
+  app.post('/v1/events', async (c) => c.json(await c.req.json()));
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+} else {
+  const home = mkdtempSync(join(tmpdir(), 'kl-bench-'));
+  const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+  const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
+  ({ port } = await collector.listen());
+}
+process.stdout.write(`${port}\n`);
