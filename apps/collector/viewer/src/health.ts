@@ -1,6 +1,6 @@
 import { api, describe } from './api.js';
 import { fill, h, svg } from './dom.js';
-import { bytes, count, duration } from './format.js';
+import { bytes, count, duration, when } from './format.js';
 import type { Health, LatencyBucket } from './types.js';
 
 const W = 640;
@@ -72,11 +72,7 @@ export function renderHealth(view: HTMLElement): void {
           'div',
           { class: 'cards' },
           card('Version', health.version),
-          card(
-            'Uptime',
-            duration(health.uptime_s * 1000),
-            `since ${new Date(health.started_at).toLocaleString()}`,
-          ),
+          card('Uptime', duration(health.uptime_s * 1000), `since ${when(health.started_at)}`),
           card('Database', bytes(health.db_bytes)),
           card('Extractor', h('code', {}, health.extractor)),
           card('Events', count(health.events)),

@@ -100,7 +100,8 @@ function row(item: FeedItem): HTMLElement {
 }
 
 export function renderLive(view: HTMLElement): () => void {
-  const list = h('ol', { class: 'feed', 'aria-live': 'polite', 'aria-label': 'Live activity' });
+  // No aria-live: every redraw would re-read the whole feed; the stream badge announces state.
+  const list = h('ol', { class: 'feed', 'aria-label': 'Live activity' });
   const empty = h(
     'p',
     { class: 'empty' },
