@@ -1,16 +1,8 @@
 import { bodyText, type Event, parseNamespace } from '@kiro-learn/schema';
-import type { ExtractionLogInput } from '@kiro-learn/storage';
+import type { ExtractionLogInput, RetrievalLogInput } from '@kiro-learn/storage';
 
-/** A retrieval the collector answered inline. */
-export interface RetrievalActivity {
-  namespace: string;
-  sessionId?: string;
-  eventId?: string;
-  records: string[];
-  latencyMs: number;
-  timedOut: boolean;
-  error?: string;
-}
+/** A retrieval the collector answered inline: the retrieval log's shape, with its time. */
+export type RetrievalActivity = RetrievalLogInput & { createdAt: string };
 
 /** What happened inside the collector: the SSE stream and the buffer's watcher follow it. */
 export type Activity =

@@ -47,10 +47,14 @@ export async function ingestEvent(
       namespace: event.namespace,
       sessionId: event.session_id,
       eventId: event.event_id,
-      records: [...outcome.records],
+      query: prompt.slice(0, 4096),
+      recordIds: [...outcome.records],
+      scores: [...(outcome.scores ?? [])],
       latencyMs: outcome.latencyMs,
       timedOut: outcome.timedOut,
+      budgetCut: outcome.budgetCut ?? false,
       ...(outcome.error ? { error: outcome.error } : {}),
+      createdAt: new Date().toISOString(),
     },
   });
   response.retrieval = {

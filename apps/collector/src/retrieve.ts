@@ -11,7 +11,11 @@ export interface RetrieveOutcome {
   context: string;
   records: readonly string[];
   latencyMs: number;
+  /** Ranking scores aligned with `records`. */
+  scores?: readonly number[];
   timedOut?: boolean;
+  /** The context's token budget left records out or trimmed them. */
+  budgetCut?: boolean;
   error?: string;
 }
 
