@@ -268,7 +268,11 @@ describe('viewer', () => {
   });
 
   it('shows a retrieval live: the prompt and the records injected', async () => {
-    const ask = event('prompt', 'How should invoice rounding match the ledger?');
+    // A new session: the retriever never injects a record twice into one session.
+    const ask = {
+      ...event('prompt', 'How should invoice rounding match the ledger?'),
+      session_id: 'sess-2',
+    };
     const response = await post('/v1/events?retrieve=true', ask);
     const body = (await response.json()) as { retrieval?: { records: string[] } };
     expect(body.retrieval?.records).toContain(record.record_id);
