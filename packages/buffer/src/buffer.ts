@@ -1,7 +1,17 @@
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
-import { buildBatch } from './batch.js';
+import { type Batch, buildBatch } from './batch.js';
 import { type Breaker, type BreakerSnapshot, type BreakerState, createBreaker } from './breaker.js';
+import { type ChainHead, loadHead } from './compaction/chain.js';
+import { retentionKind } from './compaction/classify.js';
+import { type CompactionReport, compactBatch } from './compaction/compact.js';
+import {
+  type CompactionOptions,
+  policyOf,
+  resolveCompactionOptions,
+} from './compaction/options.js';
+import { createBuiltinSummarizer, type SummarizeFn } from './compaction/summarize.js';
+import { estimateTokens, eventTokens, type TokenCounter } from './compaction/tokens.js';
 import { BufferError } from './errors.js';
 import { type BufferOptions, resolveOptions } from './options.js';
 
@@ -28,6 +38,11 @@ export interface ExtractBatch {
   /** The events, oldest first. */
   events: readonly Event[];
   trigger: Trigger;
+  /**
+   * When the batch was compacted: the summary of older events (the chain head), to put
+   * before the events. Reduced events are one-line markers naming their id.
+   */
+  summary?: string;
 }
 
 /** What `extract` returns. Structurally an extractor's ExtractionResult. */
@@ -50,6 +65,30 @@ export interface ExtractionRun extends ExtractionLogInput {
   recordIds: string[];
   /** The project's breaker after this run. */
   breaker: BreakerSnapshot;
+  /** What compaction did to this batch, when its prompt was over `triggerTokens`. */
+  compaction?: CompactionReport;
+}
+
+/** A project's summary chain and compaction state, for `status`, `/metrics` and the viewer. */
+export interface CompactionStatus {
+  enabled: boolean;
+  /** The newest summary record: its id, pass, mode, the events it covers, tokens before/after. */
+  head?: {
+    recordId: string;
+    pass: number;
+    mode: ChainHead['mode'];
+    range: ChainHead['range'];
+    tokens: ChainHead['tokens'];
+    facts: number;
+    repairs: string[];
+    createdAt: string;
+  };
+  /** Summarizer passes since start. */
+  passes: number;
+  /** Set when the last over-budget batch had nothing to reclaim; a newer compactable event clears it. */
+  exhausted?: { at: string; tokens: number };
+  /** Why the last compaction failed (it is retried with the breaker's back-off). */
+  lastError?: string;
 }
 
 /** One project's buffer, as `status()` reports it. */
@@ -67,6 +106,7 @@ export interface ProjectStatus {
   next?: { at: string; trigger: Trigger };
   breaker: BreakerSnapshot;
   lastRun?: ExtractionRun;
+  compaction: CompactionStatus;
 }
 
 export interface BufferStatus {
@@ -81,6 +121,12 @@ export interface CreateBufferInput {
   extract: ExtractFn;
   /** Triggers, ceiling, batch caps and breaker settings; defaults in BUFFER_DEFAULTS. */
   options?: Partial<BufferOptions>;
+  /** Compaction settings; defaults in COMPACTION_DEFAULTS. */
+  compaction?: Partial<CompactionOptions>;
+  /** Folds archived events into the summary chain (e.g. the ACP extractor's `summarize`); model-free rules when omitted. */
+  summarize?: SummarizeFn;
+  /** Counts prompt tokens; estimateTokens when omitted. */
+  countTokens?: TokenCounter;
   /** Extractor name logged when the outcome names none. */
   extractorName?: string;
   /** Receives errors nobody awaits (a failed log write, a failed listener). */
@@ -116,6 +162,8 @@ export interface PendingBuffer {
   extractNow(namespace: string): Promise<ExtractionRun>;
   /** Pending sizes, breaker, next trigger and last run of every project seen. */
   status(): BufferStatus;
+  /** A project's summary chain and compaction state (reads the chain head from storage once). */
+  compactionStatus(namespace: string): Promise<CompactionStatus>;
   /** A project's breaker state; undefined for a project never seen. */
   breakerState(namespace: string): BreakerState | undefined;
   /** Follows finished extraction runs. Returns the unsubscribe function. */
@@ -136,6 +184,11 @@ interface Project {
   /** A trigger that fired while a run was in flight. */
   again?: Trigger;
   lastRun?: ExtractionRun;
+  /** The summary chain's head; undefined until read from storage, null when there is none. */
+  head?: ChainHead | null;
+  passes: number;
+  exhausted?: { at: number; tokens: number; through: string };
+  compactionError?: string;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -153,6 +206,9 @@ function attemptsOf(error: unknown): number {
  */
 export function createBuffer(input: CreateBufferInput): PendingBuffer {
   const options = resolveOptions(input.options);
+  const compaction = resolveCompactionOptions(input.compaction);
+  const summarize = input.summarize ?? createBuiltinSummarizer();
+  const countTokens = input.countTokens ?? estimateTokens;
   const { storage, extract } = input;
   const now = input.now ?? Date.now;
   const onError = input.onError ?? (() => {});
@@ -182,6 +238,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         pendingCount: 0,
         pendingBytes: 0,
         unbuffered: 0,
+        passes: 0,
         breaker: createBreaker({
           failures: options.breakerFailures,
           backoffMs: options.breakerBackoffMs,
@@ -251,6 +308,78 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     else if (p.pendingCount > 0) arm(p, options.idleMs, 'idle');
   }
 
+  /**
+   * Compacts a batch whose prompt is over `triggerTokens`; undefined when it is not (or
+   * compaction is off, or the last try found nothing to reclaim and no newer event came).
+   */
+  async function compact(p: Project, batch: Batch) {
+    if (!compaction.enabled || batch.events.length === 0) return undefined;
+    const newest = batch.events.at(-1)!.event_id;
+    if (p.exhausted && newest <= p.exhausted.through) return undefined;
+    const tokens = batch.events.reduce(
+      (total, e) => total + eventTokens(e, countTokens, compaction.eventOverheadTokens),
+      0,
+    );
+    if (tokens <= compaction.triggerTokens) return undefined;
+    await refresh(p);
+    // The newest `protectedTail` pending events of the project, as far as they are in this batch.
+    const after = Math.max(0, p.pendingCount - batch.eventIds.length);
+    const tailFrom = batch.events.length - Math.max(0, compaction.protectedTail - after);
+    if (p.head === undefined) p.head = (await loadHead(storage, p.namespace)) ?? null;
+    try {
+      const compacted = await compactBatch({
+        storage,
+        namespace: p.namespace,
+        events: batch.events,
+        eventIds: batch.eventIds,
+        tailFrom,
+        options: compaction,
+        summarize,
+        countTokens,
+        head: p.head ?? undefined,
+        now,
+      });
+      p.head = compacted.head ?? null;
+      p.passes += compacted.report.passes;
+      p.compactionError = undefined;
+      p.exhausted = compacted.report.exhausted ? { at: now(), tokens, through: newest } : undefined;
+      return compacted;
+    } catch (error) {
+      p.compactionError = message(error);
+      // Passes that succeeded before the failure are stored: the chain continues from them.
+      p.head = undefined;
+      throw error;
+    }
+  }
+
+  function compactionOf(
+    p: Pick<Project, 'head' | 'passes' | 'exhausted' | 'compactionError'>,
+  ): CompactionStatus {
+    const head = p.head ?? undefined;
+    return {
+      enabled: compaction.enabled,
+      ...(head
+        ? {
+            head: {
+              recordId: head.recordId,
+              pass: head.pass,
+              mode: head.mode,
+              range: head.range,
+              tokens: head.tokens,
+              facts: Object.keys(head.facts).length,
+              repairs: head.repairs,
+              createdAt: head.createdAt,
+            },
+          }
+        : {}),
+      passes: p.passes,
+      ...(p.exhausted
+        ? { exhausted: { at: new Date(p.exhausted.at).toISOString(), tokens: p.exhausted.tokens } }
+        : {}),
+      ...(p.compactionError ? { lastError: p.compactionError } : {}),
+    };
+  }
+
   async function runBatches(p: Project, trigger: Trigger): Promise<ExtractionRun | undefined> {
     let run: ExtractionRun | undefined;
     let reason = trigger;
@@ -266,8 +395,21 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       more = batch.more;
       let outcome: ExtractOutcome | undefined;
       let failure: unknown;
+      let report: CompactionReport | undefined;
       try {
-        outcome = await extract({ namespace: p.namespace, events: batch.events, trigger: reason });
+        const compacted = await compact(p, batch);
+        report = compacted?.report;
+        const events = compacted?.events ?? batch.events;
+        const eventIds = compacted?.eventIds ?? batch.eventIds;
+        outcome =
+          eventIds.length === 0
+            ? { records: [] }
+            : await extract({
+                namespace: p.namespace,
+                events,
+                trigger: reason,
+                ...(compacted?.summary ? { summary: compacted.summary } : {}),
+              });
         const foreign = outcome.records.find((record) => record.namespace !== p.namespace);
         if (foreign) {
           throw new BufferError(
@@ -278,7 +420,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         await storage.commitExtraction({
           namespace: p.namespace,
           records: outcome.records,
-          eventIds: batch.eventIds,
+          eventIds,
         });
         p.breaker.success();
       } catch (error) {
@@ -286,12 +428,14 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         p.breaker.failure(now());
       }
       const records = failure === undefined ? (outcome?.records ?? []) : [];
+      // Summary records written by passes are stored even when a later step failed.
+      const recordIds = [...(report?.recordIds ?? []), ...records.map((r) => r.record_id)];
       const entry: ExtractionLogInput = {
         namespace: p.namespace,
         extractor: outcome?.extractor ?? input.extractorName ?? 'extract',
-        status: failure !== undefined ? 'failed' : records.length > 0 ? 'ok' : 'skipped',
+        status: failure !== undefined ? 'failed' : recordIds.length > 0 ? 'ok' : 'skipped',
         batchSize: batch.eventIds.length,
-        records: records.length,
+        records: recordIds.length,
         attempts: outcome?.attempts ?? attemptsOf(failure),
         durationMs: Math.max(0, now() - startedAt),
         startedAt: new Date(startedAt).toISOString(),
@@ -300,8 +444,9 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       run = {
         ...entry,
         trigger: reason,
-        recordIds: records.map((record) => record.record_id),
+        recordIds,
         breaker: p.breaker.snapshot(now()),
+        ...(report ? { compaction: report } : {}),
       };
       p.lastRun = run;
       await refresh(p).catch(onError);
@@ -327,6 +472,10 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       }
       p.pendingCount++;
       p.pendingBytes += Buffer.byteLength(JSON.stringify(event));
+      if (p.exhausted) {
+        const policy = policyOf(retentionKind(event), compaction);
+        if (policy !== 'critical' && policy !== 'keep_full') p.exhausted = undefined;
+      }
       if (event.kind === 'session_summary') void fire(p, 'turn_end');
       else if (p.pendingBytes >= options.thresholdBytes) void fire(p, 'threshold');
       else if (!p.running) arm(p, options.idleMs, 'idle');
@@ -373,12 +522,20 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
             : {}),
           breaker: p.breaker.snapshot(at),
           ...(p.lastRun ? { lastRun: p.lastRun } : {}),
+          compaction: compactionOf(p),
         })),
       };
     },
 
     accepts(namespace) {
       return (projects.get(namespace)?.pendingBytes ?? 0) < options.ceilingBytes;
+    },
+
+    async compactionStatus(namespace) {
+      const p = projects.get(namespace);
+      if (!p) return compactionOf({ head: await loadHead(storage, namespace), passes: 0 });
+      if (p.head === undefined) p.head = (await loadHead(storage, namespace)) ?? null;
+      return compactionOf(p);
     },
 
     breakerState(namespace) {

@@ -2,6 +2,12 @@ import { tmpdir } from 'node:os';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { runAcpPrompt } from './acp.js';
 import { parseCommand } from './command.js';
+import {
+  buildCompactionPrompt,
+  type CompactionReply,
+  type CompactionRequest,
+  parseCompactionReply,
+} from './compaction.js';
 import { ExtractorError } from './errors.js';
 import { type FramedPart, frameBatches } from './frame.js';
 import { createLimiter, type Limiter } from './limiter.js';
@@ -68,23 +74,27 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
   const limiter = options.limiter ?? createLimiter(settings.concurrency);
   const cwd = settings.cwd ?? tmpdir();
 
+  const ask = (prompt: string) =>
+    limiter.run(() =>
+      runAcpPrompt({
+        command,
+        prompt,
+        cwd,
+        timeoutMs: settings.timeoutMs,
+        killGraceMs: settings.killGraceMs,
+        ...(settings.env ? { env: settings.env } : {}),
+      }),
+    );
+
   async function extractPart(
     part: FramedPart,
     namespace: string,
+    summary: string | undefined,
   ): Promise<{ records: MemoryRecord[]; attempts: number }> {
-    const prompt = buildPrompt(part.text);
+    const prompt = buildPrompt(part.text, summary);
     let lastReason = '';
     for (let attempt = 1; attempt <= settings.attempts; attempt++) {
-      const reply = await limiter.run(() =>
-        runAcpPrompt({
-          command,
-          prompt,
-          cwd,
-          timeoutMs: settings.timeoutMs,
-          killGraceMs: settings.killGraceMs,
-          ...(settings.env ? { env: settings.env } : {}),
-        }),
-      );
+      const reply = await ask(prompt);
       const parsed = parseReply(reply.text);
       if (parsed.kind === 'skip') return { records: [], attempts: attempt };
       if (parsed.kind === 'records') {
@@ -114,11 +124,25 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
         settings.maxPromptChars,
         settings.maxFieldChars,
       )) {
-        const done = await extractPart(part, batch.namespace);
+        const done = await extractPart(part, batch.namespace, batch.summary);
         result.records.push(...done.records);
         result.attempts += done.attempts;
       }
       return result;
+    },
+    async summarize(request: CompactionRequest): Promise<CompactionReply> {
+      const prompt = buildCompactionPrompt(request, settings.maxFieldChars);
+      let lastReason = '';
+      for (let attempt = 1; attempt <= settings.attempts; attempt++) {
+        const parsed = parseCompactionReply((await ask(prompt)).text);
+        if (parsed.kind === 'summary') return { ...parsed.reply, summarizer: 'acp' };
+        lastReason = parsed.reason;
+      }
+      throw new ExtractorError(
+        'garbage',
+        `no usable summary after ${settings.attempts} attempts: ${lastReason}`,
+        { attempts: settings.attempts },
+      );
     },
   };
 }

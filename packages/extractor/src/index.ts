@@ -16,6 +16,15 @@ export { ACP_DEFAULTS, type AcpExtractorOptions, createAcpExtractor } from './ac
 // The built-in extractor.
 export { createBuiltinExtractor } from './builtin/extractor.js';
 export { findExecutable, parseCommand } from './command.js';
+// The compaction summarizer's prompt and reply (the ACP extractor's `summarize`).
+export {
+  buildCompactionPrompt,
+  COMPACTION_INSTRUCTIONS,
+  type CompactionReply,
+  type CompactionRequest,
+  type ParsedCompaction,
+  parseCompactionReply,
+} from './compaction.js';
 export { ExtractorError, type ExtractorErrorCode } from './errors.js';
 // XML framing of events and parsing of replies.
 export { type FramedPart, frameBatches, frameEvent } from './frame.js';

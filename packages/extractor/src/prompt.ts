@@ -1,4 +1,5 @@
 import { OBSERVATION_TYPES } from '@kiro-learn/schema';
+import { escapeXml } from './xml.js';
 
 /**
  * What the compressor is asked to do. Sent with every prompt (not only in the agent
@@ -15,11 +16,13 @@ Reply with XML only, one block per memory:
   <files><file>path/of/a/file</file></files>
   <sources><event_id>EVENT_ID the record comes from</event_id></sources>
 </memory_record>
-TYPE is one of: ${OBSERVATION_TYPES.join(', ')}. Write one session_summary record per finished turn. Cite in <sources> the event_id of every event a record comes from. Escape &, < and > in text. If nothing is worth remembering, reply exactly <skip/>. Do not use tools. Do not add any other text.`;
+TYPE is one of: ${OBSERVATION_TYPES.join(', ')}. Write one session_summary record per finished turn. Cite in <sources> the event_id of every event a record comes from. Escape &, < and > in text. If nothing is worth remembering, reply exactly <skip/>. Do not use tools. Do not add any other text.
+A <compaction_summary> before the events, when present, summarizes older events already stored as memory: do not repeat it. An event whose text is a one-line "[kiro-learn archived|dropped|structured …]" marker was reduced to save space; you may cite its event_id.`;
 
-/** The whole prompt for one framed `<events>` block. */
-export function buildPrompt(framedEvents: string): string {
-  return `${COMPRESSOR_INSTRUCTIONS}\n\n${framedEvents}\n`;
+/** The whole prompt for one framed `<events>` block, after the compaction summary when there is one. */
+export function buildPrompt(framedEvents: string, summary?: string): string {
+  const before = summary ? `<compaction_summary>${escapeXml(summary)}</compaction_summary>\n` : '';
+  return `${COMPRESSOR_INSTRUCTIONS}\n\n${before}${framedEvents}\n`;
 }
 
 /** Name of the Kiro agent `kiro-learn init` installs. */

@@ -13,6 +13,7 @@ export const TEST_AGENT_MODES = [
   'stubborn',
   'crash',
   'exit',
+  'script',
 ] as const;
 export type TestAgentMode = (typeof TEST_AGENT_MODES)[number];
 

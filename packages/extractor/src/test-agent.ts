@@ -16,6 +16,11 @@
  *   stubborn  never replies and ignores SIGTERM (only SIGKILL stops it)
  *   crash     streams one chunk, then exits 70 mid-turn
  *   exit      exits 2 at start, before speaking ACP
+ *   script    the Nth session replies with the Nth string of the JSON array in the file
+ *             KIRO_LEARN_TEST_AGENT_SCRIPT (the last one repeats); sessions are counted in
+ *             KIRO_LEARN_TEST_AGENT_STATE
+ * A compaction request (the buffer's summarizer) gets, in every records-like mode, a
+ * <compaction_summary> that keeps the previous facts and counts the events it saw.
  * KIRO_LEARN_TEST_AGENT_PIDFILE, when set, gets this process's pid appended (one a line).
  *
  * This file imports only the SDK so it runs straight from source under Node's type
@@ -36,6 +41,7 @@ const MODES = [
   'stubborn',
   'crash',
   'exit',
+  'script',
 ];
 const mode = process.argv[2] ?? process.env.KIRO_LEARN_TEST_AGENT_MODE ?? 'records';
 if (!MODES.includes(mode)) {
@@ -68,8 +74,33 @@ function toXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Keeps every previous fact and adds the running count of events summarized. */
+function compactionReply(prompt: string): string {
+  const given =
+    /<compaction_request mode=[^>]*>[\s\S]*?<facts>([\s\S]*?)<\/facts>/.exec(prompt)?.[1] ?? '';
+  const facts = new Map(
+    [...given.matchAll(/<fact key="([^"]*)">([\s\S]*?)<\/fact>/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  const ids = prompt.match(/event_id="[0-9A-Z]{26}"/g)?.length ?? 0;
+  facts.set('events summarized', String(Number(facts.get('events summarized') ?? 0) + ids));
+  const lines = [...facts].map(([key, value]) => `<fact key="${key}">${value}</fact>`);
+  return `<compaction_summary><title>Test agent compaction</title><summary>The scripted test agent folded ${ids} events into the summary.</summary><facts>${lines.join('')}</facts><obsolete></obsolete></compaction_summary>`;
+}
+
+function scriptReply(): string {
+  const replies = JSON.parse(readFileSync(process.env.KIRO_LEARN_TEST_AGENT_SCRIPT ?? '', 'utf8'));
+  const state = process.env.KIRO_LEARN_TEST_AGENT_STATE ?? '';
+  let seen = 0;
+  try {
+    seen = Number(readFileSync(state, 'utf8')) || 0;
+  } catch {}
+  writeFileSync(state, String(seen + 1));
+  return String(replies[Math.min(seen, replies.length - 1)] ?? '');
+}
+
 /** Two valid records (one citing every event, one citing the first) and one the client must drop. */
 function recordsReply(prompt: string): string {
+  if (prompt.includes('<compaction_request mode=')) return compactionReply(prompt);
   const ids = [...prompt.matchAll(/event_id="([0-9A-Z]{26})"/g)].map((match) => match[1]!);
   const asked = /<user_prompt event_id=[^>]*>([\s\S]*?)<\/user_prompt>/.exec(prompt)?.[1];
   const request = asked ? fromXml(asked).trim().slice(0, 120) : `${ids.length} events`;
@@ -143,6 +174,9 @@ const app = agent({ name: 'kiro-learn-test-agent' })
         break;
       case 'flaky':
         reply = flakyReply(prompt);
+        break;
+      case 'script':
+        reply = scriptReply();
         break;
       case 'slow':
         await sleep(Number(process.env.KIRO_LEARN_TEST_AGENT_DELAY_MS ?? 2000));

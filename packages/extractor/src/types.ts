@@ -1,4 +1,5 @@
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
+import type { CompactionReply, CompactionRequest } from './compaction.js';
 
 /** Events of one namespace to distil, oldest first. */
 export interface ExtractionBatch {
@@ -6,6 +7,11 @@ export interface ExtractionBatch {
   namespace: string;
   /** The events, oldest first. */
   events: readonly Event[];
+  /**
+   * The buffer's compaction summary of older events, shown before the events. Reduced
+   * events then carry a one-line marker naming their id instead of their body.
+   */
+  summary?: string;
 }
 
 /** What an extraction produced. An empty `records` means the batch held nothing worth keeping. */
@@ -23,4 +29,9 @@ export interface Extractor {
   /** `acp` or `builtin`. */
   readonly name: string;
   extract(batch: ExtractionBatch): Promise<ExtractionResult>;
+  /**
+   * Folds events into a compaction summary (the buffer's `summarize`). The ACP extractor
+   * has it; without it the buffer's model-free summarizer is used.
+   */
+  summarize?(request: CompactionRequest): Promise<CompactionReply>;
 }
