@@ -140,6 +140,13 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX extraction_log_namespace ON extraction_log (namespace, id)',
     ],
   },
+  {
+    // The viewer lists one project's records of one type, newest first.
+    name: '0002_records_by_type',
+    statements: [
+      'CREATE INDEX memory_records_namespace_type_created ON memory_records (namespace, observation_type, created_at, record_id)',
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {
