@@ -264,6 +264,8 @@ describe('memories', () => {
     expect(r.status).toBe(400);
     expect(r.json.details).toEqual([expect.stringMatching(/^title: /)]);
     expect((await send(c.port, 'GET', '/v1/memories/search')).status).toBe(400);
+    expect((await send(c.port, 'GET', '/v1/memories?limit=0')).status).toBe(400);
+    expect((await send(c.port, 'GET', '/v1/memories?type=rumour')).status).toBe(400);
     expect((await send(c.port, 'GET', '/v1/memories/mr_nope')).status).toBe(400);
   });
 });
@@ -274,6 +276,7 @@ describe('stats, logs and metrics', () => {
     expect(r.status).toBe(200);
     expect(r.json.events.total).toBeGreaterThan(0);
     expect(r.json.projects).toEqual([expect.objectContaining({ namespace: NS })]);
+    expect((await send(c.port, 'GET', '/v1/stats?namespace=/nope')).status).toBe(400);
   });
 
   it('lists extractions', async () => {
