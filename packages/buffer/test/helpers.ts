@@ -84,3 +84,23 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 export async function pendingIds(storage: SqliteStorage, namespace = NS): Promise<string[]> {
   return (await storage.listPending(namespace)).map((entry) => entry.eventId);
 }
+
+/** A tool use in Kiro CLI's shape (`{tool_name, tool_input, tool_response}`). */
+export function tool(name: string, input: Record<string, unknown>, response: unknown): Event {
+  return {
+    ...event('tool_use'),
+    body: { type: 'json', data: { tool_name: name, tool_input: input, tool_response: response } },
+  };
+}
+
+/** A file read whose output is `content`. */
+export const read = (path: string, content: string) =>
+  tool('fs_read', { path }, { success: true, result: [content] });
+
+/** A shell command with its exit status and output. */
+export const bash = (command: string, exit: number, stdout = '') =>
+  tool(
+    'execute_bash',
+    { command },
+    { success: exit === 0, result: [{ exit_status: String(exit), stdout }] },
+  );

@@ -38,7 +38,7 @@ export interface CompactionOptions {
   maxPromptTokens: number;
   /** Compact a batch whose rendered prompt exceeds this many tokens (0.75 × maxPromptTokens). */
   triggerTokens: number;
-  /** Tokens of events one summarizer call gets (16 000); a larger archive runs as several passes. */
+  /** Tokens of events one summarizer call gets (0.4 × maxPromptTokens); a larger archive runs as several passes. */
   summarizerTokens: number;
   /** The newest pending events of a project, never reduced (20). */
   protectedTail: number;
@@ -60,19 +60,19 @@ export interface CompactionOptions {
 export const KIND_POLICIES: Readonly<Partial<Record<RetentionKind, RetentionPolicy>>> =
   Object.freeze({ command: 'keep_structured', file_write: 'keep_structured' });
 
-export const COMPACTION_DEFAULTS: Readonly<Omit<CompactionOptions, 'triggerTokens'>> =
-  Object.freeze({
-    enabled: true,
-    maxPromptTokens: 50_000,
-    summarizerTokens: 16_000,
-    protectedTail: 20,
-    critical: Object.freeze(['prompt', 'error', 'turn_end'] as const),
-    retention: Object.freeze({}),
-    defaultPolicy: 'summarize_archive',
-    digestChars: 2000,
-    fullRewriteEvery: 8,
-    eventOverheadTokens: 12,
-  });
+export const COMPACTION_DEFAULTS: Readonly<
+  Omit<CompactionOptions, 'triggerTokens' | 'summarizerTokens'>
+> = Object.freeze({
+  enabled: true,
+  maxPromptTokens: 50_000,
+  protectedTail: 20,
+  critical: Object.freeze(['prompt', 'error', 'turn_end'] as const),
+  retention: Object.freeze({}),
+  defaultPolicy: 'summarize_archive',
+  digestChars: 2000,
+  fullRewriteEvery: 8,
+  eventOverheadTokens: 12,
+});
 
 const NUMBERS = [
   'maxPromptTokens',
@@ -99,17 +99,23 @@ export function checkCompactionOptions(given: unknown, path = 'compaction'): str
     return [`${path}: must be an object`];
   const errors: string[] = [];
   const input = given as Record<string, unknown>;
-  const known = new Set<string>([...Object.keys(COMPACTION_DEFAULTS), 'triggerTokens']);
+  const known = new Set<string>([
+    ...Object.keys(COMPACTION_DEFAULTS),
+    'triggerTokens',
+    'summarizerTokens',
+  ]);
   for (const key of Object.keys(input))
     if (!known.has(key)) errors.push(`${path}.${key}: unknown setting`);
   const o = merged(input);
   if (typeof o.enabled !== 'boolean') errors.push(`${path}.enabled: must be true or false`);
+  const before = errors.length;
   for (const name of NUMBERS) {
     const value: unknown = o[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
       errors.push(`${path}.${name}: must be a whole number of at least 0, not ${String(value)}`);
   }
-  if (errors.length === 0) {
+  // The rules between numbers only make sense once each number is one.
+  if (errors.length === before) {
     if (o.maxPromptTokens < 1000)
       errors.push(`${path}.maxPromptTokens: must be at least 1000 tokens`);
     if (o.triggerTokens >= o.maxPromptTokens)
@@ -164,6 +170,7 @@ function merged(given: Partial<CompactionOptions> | Record<string, unknown>): Co
   return {
     ...COMPACTION_DEFAULTS,
     triggerTokens: Math.floor(max * 0.75),
+    summarizerTokens: Math.floor(max * 0.4),
     ...defined,
   } as CompactionOptions;
 }
