@@ -1,15 +1,23 @@
 // Wire the buffer the way the collector does: store each event with a pending entry,
 // notify the buffer, and let its watchers extract in the background.
-import { createBuffer } from '@kiro-learn/buffer';
+import { checkCompactionOptions, createBuffer } from '@kiro-learn/buffer';
 import { createExtractor } from '@kiro-learn/extractor';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 
 const storage = await openSqliteStorage({ path: '/tmp/kiro-learn-example.db' });
 const extractor = createExtractor(); // ACP compressor if installed, else built-in rules
+// Compaction settings as a settings file gives them: checked first, one line per problem.
+const compaction = { maxPromptTokens: 50_000, retention: { note: 'drop' as const } };
+const problems = checkCompactionOptions(compaction, 'buffer.compaction');
+if (problems.length > 0) throw new Error(problems.join('\n'));
 const buffer = createBuffer({
   storage,
   extract: (batch) => extractor.extract(batch),
+  // The ACP extractor summarizes with its agent; the built-in one has no summarize, and the
+  // buffer then uses its model-free summarizer.
+  summarize: extractor.summarize,
+  compaction,
   extractorName: extractor.name,
   options: { idleMs: 30_000 },
   onError: (error) => console.error('buffer:', error),
@@ -42,5 +50,6 @@ for (const [kind, content] of [
   });
 }
 console.log(buffer.status().projects);
+console.log(await buffer.compactionStatus(namespace)); // summary chain head, passes, exhausted
 await buffer.drain(); // on shutdown: stop the watchers, finish runs in flight
 await storage.close();
