@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
 import type { CollectorSettings } from './config/settings.js';
-import type { AppContext, SearchFn } from './context.js';
+import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
 import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
@@ -35,6 +35,8 @@ export interface CollectorOptions {
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
   ui?: Hono;
+  /** Extraction state per project, for /v1/status and /metrics; none when omitted. */
+  status?: () => PipelineStatus;
   /** Finishes extraction work; awaited on shutdown before the database closes. */
   drain?: () => Promise<void>;
   /** Version reported by /healthz. */
@@ -119,6 +121,7 @@ export function createCollector(options: CollectorOptions): Collector {
     logger,
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
+    status: options.status ?? (() => ({ projects: [] })),
     onClose(fn) {
       closers.add(fn);
       return () => closers.delete(fn);

@@ -1,3 +1,4 @@
+import type { BufferStatus } from '@kiro-learn/buffer';
 import type { MemoryRecord, Scrubber } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { ActivityHub } from './activity.js';
@@ -15,6 +16,9 @@ export type SearchFn = (query: {
   file?: string;
 }) => Promise<MemoryRecord[]>;
 
+/** The extractor in use and each project's buffer state. */
+export type PipelineStatus = BufferStatus & { extractor?: string };
+
 /** What the route modules share; built once by createCollector. */
 export interface AppContext {
   storage: StorageBackend;
@@ -27,6 +31,8 @@ export interface AppContext {
   logger: Logger;
   version: string;
   startedAt: number;
+  /** Extraction state per project (breaker, pending, last run); empty without a buffer. */
+  status: () => PipelineStatus;
   /** Registers a function run when the collector shuts down (closes SSE streams). */
   onClose(fn: () => void): () => void;
 }

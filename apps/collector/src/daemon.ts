@@ -3,9 +3,12 @@ import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { CollectorError } from './errors.js';
+import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
 import { daemonFiles, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
+import { createPipeline } from './pipeline.js';
+import { replaySpool } from './spool.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
 
@@ -52,13 +55,30 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const storage = await openSqliteStorage({ path: files.database });
   const startedAt = Date.now();
+  const { extractor, buffer } = createPipeline(storage, settings, logger);
   const collector = createCollector({
     storage,
     settings,
     logger,
     version: VERSION,
-    ui: viewerApp({ storage, version: VERSION, startedAt, extractor: () => 'none' }),
+    drain: () => buffer.drain(),
+    status: () => ({ extractor: extractor.name, ...buffer.status() }),
+    ui: viewerApp({
+      storage,
+      version: VERSION,
+      startedAt,
+      extractor: () => extractor.name,
+      breakerState: (namespace) => buffer.breakerState(namespace),
+      extractNow: async (namespace) => {
+        const run = await buffer.extractNow(namespace);
+        if (run.status === 'failed') throw new Error(run.error ?? 'extraction failed');
+      },
+    }),
   });
+  collector.onEventStored((event) => {
+    if (isExtractable(event)) buffer.notify(event);
+  });
+  buffer.onExtraction((run) => collector.reportExtraction(run));
   let url: string;
   try {
     ({ url } = await collector.listen());
@@ -76,6 +96,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     throw error;
   }
+  await buffer.start();
+  // Events the hooks spooled while the collector was down, oldest first.
+  void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, {
     pid: process.pid,
     host: settings.host,

@@ -1,8 +1,17 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
-import { EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
 import { retrieveWithin } from './retrieve.js';
+
+/**
+ * Whether an event goes to its project's pending buffer. The MCP server's `note` events
+ * record what a save_* tool stored as a memory record already: extracting them again
+ * would store every saved memory twice.
+ */
+export function isExtractable(event: Event): boolean {
+  return !(event.kind === 'note' && event.source.surface === 'mcp');
+}
 
 /**
  * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
@@ -16,7 +25,7 @@ export async function ingestEvent(
 ): Promise<PostEventResponse> {
   const started = performance.now();
   const event = scrubEvent(parseWith(EventSchema, input, 'event'), ctx.scrubber);
-  const { stored } = await ctx.storage.putEvent(event, { pending: true });
+  const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored) ctx.hub.emit({ type: 'event', event });

@@ -3,6 +3,24 @@ import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
+interface PipelineView {
+  extractor?: string;
+  projects: Array<{
+    namespace: string;
+    pendingEvents: number;
+    pendingBytes: number;
+    overCeiling: boolean;
+    breaker: { state: string; consecutiveFailures: number };
+    lastRun?: { status: string; startedAt: string };
+    compaction?: {
+      passes: number;
+      head?: { pass: number; tokens: { before: number; after: number } };
+      exhausted?: { at: string };
+      lastError?: string;
+    };
+  }>;
+}
+
 export const status: Command = {
   name: 'status',
   summary: 'say whether the collector runs, where, and what it holds',
@@ -17,6 +35,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     const health = await probe(address);
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
+    let pipeline: PipelineView | undefined;
     if (health.ok) {
       try {
         const stats = await api<{ events: { total: number }; memories: { total: number } }>(
@@ -24,6 +43,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
           '/v1/stats',
         );
         totals = { events: stats.events.total, memories: stats.memories.total };
+        pipeline = await api<PipelineView>(address, '/v1/status');
       } catch {
         // a token mismatch or a busy collector: status still answers
       }
@@ -37,6 +57,31 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       log: files.log,
       ...(health.ok && recorded?.pid === health.pid ? { started_at: recorded?.startedAt } : {}),
       ...totals,
+      ...(pipeline
+        ? {
+            extractor: pipeline.extractor,
+            projects: pipeline.projects.map((p) => ({
+              namespace: p.namespace,
+              pending_events: p.pendingEvents,
+              pending_bytes: p.pendingBytes,
+              over_ceiling: p.overCeiling,
+              breaker: p.breaker.state,
+              ...(p.compaction?.head
+                ? {
+                    compaction: {
+                      summaries: p.compaction.head.pass,
+                      tokens_before: p.compaction.head.tokens.before,
+                      tokens_after: p.compaction.head.tokens.after,
+                      ...(p.compaction.exhausted ? { exhausted: true } : {}),
+                    },
+                  }
+                : {}),
+              ...(p.lastRun
+                ? { last_extraction: { status: p.lastRun.status, at: p.lastRun.startedAt } }
+                : {}),
+            })),
+          }
+        : {}),
     };
     if (values.json) line(io.stdout, JSON.stringify(report));
     else if (health.ok) {
@@ -45,6 +90,22 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
         `kiro-learn collector is running (pid ${health.pid ?? '?'}, version ${health.version ?? '?'}) at ${address.baseUrl}`,
       );
       if (totals) line(io.stdout, `  ${totals.events} events, ${totals.memories} memories`);
+      if (pipeline?.extractor) line(io.stdout, `  extractor: ${pipeline.extractor}`);
+      for (const p of pipeline?.projects ?? []) {
+        const breaker =
+          p.breaker.state === 'closed'
+            ? ''
+            : `, extraction paused (breaker ${p.breaker.state} after ${p.breaker.consecutiveFailures} failures)`;
+        const ceiling = p.overCeiling ? ', buffer full: new events stored but not buffered' : '';
+        const head = p.compaction?.head;
+        const compaction = head
+          ? `, compacted in ${head.pass} summaries (last: ${head.tokens.before} → ${head.tokens.after} tokens)`
+          : '';
+        line(
+          io.stdout,
+          `  ${p.namespace}: ${p.pendingEvents} pending (${p.pendingBytes} bytes)${compaction}${breaker}${ceiling}`,
+        );
+      }
       line(io.stdout, `  data: ${address.home}`);
       line(io.stdout, `  log:  ${files.log}`);
     } else {

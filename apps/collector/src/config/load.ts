@@ -24,6 +24,7 @@ const ENV: ReadonlyArray<[name: string, path: readonly string[], numeric: boolea
   ['KIRO_LEARN_LOG_LEVEL', ['logLevel'], false],
   ['KIRO_LEARN_RETRIEVAL_BUDGET_MS', ['retrieval', 'budgetMs'], true],
   ['KIRO_LEARN_COMPRESSOR_COMMAND', ['extraction', 'command'], false],
+  ['KIRO_LEARN_EXTRACTOR', ['extraction', 'mode'], false],
 ];
 
 const KNOWN_KEYS = new Set(Object.keys(SettingsFileSchema.shape));

@@ -1,3 +1,4 @@
+import { checkCompactionOptions } from '@kiro-learn/buffer';
 import { createScrubber } from '@kiro-learn/schema';
 import { type CollectorSettings, isLoopbackHost } from './settings.js';
 
@@ -25,6 +26,12 @@ export function checkRules(settings: CollectorSettings): RuleFindings {
       'retrieval.budgetMs: the shims give up after 2000 ms, so a budget this long can lose the context',
     );
   }
+  if (settings.buffer.ceilingBytes < settings.buffer.maxPendingBytes) {
+    errors.push(
+      `buffer.ceilingBytes: must be at least buffer.maxPendingBytes (${settings.buffer.maxPendingBytes}), or events would stop being buffered before extraction triggers`,
+    );
+  }
+  errors.push(...checkCompactionOptions(settings.buffer.compaction, 'buffer.compaction'));
   settings.privacy.extraPatterns.forEach((pattern, index) => {
     try {
       createScrubber({ extraPatterns: [pattern] });

@@ -1,3 +1,4 @@
+import type { CompactionOptions } from '@kiro-learn/buffer';
 import { DEFAULTS } from '@kiro-learn/schema';
 import { z } from 'zod';
 
@@ -38,6 +39,11 @@ export interface CollectorSettings {
   };
   /** Extraction of memory records from pending events. */
   extraction: {
+    /**
+     * `auto`: the ACP agent when its command is installed, else the built-in extractor;
+     * `acp` or `builtin` to choose (`KIRO_LEARN_EXTRACTOR`).
+     */
+    mode: 'auto' | 'acp' | 'builtin';
     /** Compressor agent command line (`KIRO_LEARN_COMPRESSOR_COMMAND`). */
     command: string;
     /** Sessions extracted at the same time. */
@@ -55,6 +61,13 @@ export interface CollectorSettings {
     idleMs: number;
     /** Consecutive failures that open the circuit breaker. */
     breakerFailures: number;
+    /** Past this many pending bytes a project's new events are stored but not buffered. */
+    ceilingBytes: number;
+    /**
+     * Compaction of a backlog too large for one extraction prompt (see
+     * @kiro-learn/buffer's CompactionOptions; checked by its rules at start-up).
+     */
+    compaction: Readonly<Partial<CompactionOptions>>;
   };
 }
 
@@ -100,6 +113,7 @@ export const SettingsFileSchema = z.object({
     .optional(),
   extraction: z
     .object({
+      mode: z.enum(['auto', 'acp', 'builtin']).optional(),
       command: z.string().trim().min(1).optional(),
       concurrency: int(1, 64).optional(),
       timeoutMs: int(1000, 3_600_000).optional(),
@@ -111,6 +125,9 @@ export const SettingsFileSchema = z.object({
       maxPendingBytes: int(1024, 1024 ** 3).optional(),
       idleMs: int(100, 86_400_000).optional(),
       breakerFailures: int(1, 100).optional(),
+      ceilingBytes: int(1024, 1024 ** 3).optional(),
+      // Checked field by field, with cross-field rules, by @kiro-learn/buffer (rules step).
+      compaction: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
 });
@@ -131,6 +148,7 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
     },
     privacy: { extraPatterns: file.privacy?.extraPatterns ?? [] },
     extraction: {
+      mode: file.extraction?.mode ?? 'auto',
       command: file.extraction?.command ?? DEFAULTS.compressorCommand,
       concurrency: file.extraction?.concurrency ?? 2,
       timeoutMs: file.extraction?.timeoutMs ?? 60_000,
@@ -140,6 +158,8 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
       maxPendingBytes: file.buffer?.maxPendingBytes ?? 256 * 1024,
       idleMs: file.buffer?.idleMs ?? 30_000,
       breakerFailures: file.buffer?.breakerFailures ?? 3,
+      ceilingBytes: file.buffer?.ceilingBytes ?? 4 * 1024 * 1024,
+      compaction: (file.buffer?.compaction ?? {}) as Partial<CompactionOptions>,
     },
   };
   return deepFreeze(settings);

@@ -13,12 +13,25 @@ const LogQuery = z.object({
 });
 const StatsQuery = z.object({ namespace: NamespaceSchema.optional() });
 
+const BREAKER_LEVEL: Record<string, number> = { closed: 0, 'half-open': 1, open: 2 };
+
 /** Health, totals, metrics and the retrieval and extraction logs. */
 export function metaRoutes(ctx: AppContext): Hono {
   const app = new Hono();
 
   app.get('/healthz', (c) =>
     c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid }),
+  );
+
+  // What `kiro-learn status` and the viewer show: uptime and each project's extraction state.
+  app.get('/v1/status', (c) =>
+    c.json({
+      status: 'ok' as const,
+      version: ctx.version,
+      pid: process.pid,
+      uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+      ...ctx.status(),
+    }),
   );
 
   app.get('/v1/stats', async (c) => {
@@ -59,6 +72,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/metrics', async (c) => {
     const pending = await ctx.storage.pendingSummary();
+    const { projects } = ctx.status();
     const m = ctx.metrics;
     const text = [
       m.requests.render(),
@@ -76,6 +90,31 @@ export function metaRoutes(ctx: AppContext): Hono {
         'kiro_learn_buffer_pending_bytes',
         'Bytes waiting for extraction, per project.',
         pending.map((p) => [{ namespace: p.namespace }, p.bytes]),
+      ),
+      renderGauge(
+        'kiro_learn_breaker_state',
+        'Extraction circuit breaker per project: 0 closed, 1 half-open, 2 open.',
+        projects.map((p) => [{ namespace: p.namespace }, BREAKER_LEVEL[p.breaker.state] ?? 0]),
+      ),
+      renderGauge(
+        'kiro_learn_breaker_consecutive_failures',
+        'Failed extractions in a row, per project.',
+        projects.map((p) => [{ namespace: p.namespace }, p.breaker.consecutiveFailures]),
+      ),
+      renderGauge(
+        'kiro_learn_buffer_unbuffered_events',
+        'Events stored but not buffered because the project was past its pending ceiling.',
+        projects.map((p) => [{ namespace: p.namespace }, p.unbufferedEvents]),
+      ),
+      renderGauge(
+        'kiro_learn_compaction_summaries',
+        'Compaction summary records in the chain, per project.',
+        projects.map((p) => [{ namespace: p.namespace }, p.compaction?.head?.pass ?? 0]),
+      ),
+      renderGauge(
+        'kiro_learn_compaction_exhausted',
+        'The last over-budget batch had nothing to reclaim (1), per project.',
+        projects.map((p) => [{ namespace: p.namespace }, p.compaction?.exhausted ? 1 : 0]),
       ),
       renderGauge('kiro_learn_database_bytes', 'Database size on disk.', [
         [{}, await ctx.storage.sizeBytes()],
