@@ -1,6 +1,9 @@
 // Ingest benchmark: POST /v1/events through the full pipeline (validate → scrub → SQLite
 // → pending buffer) against a bare hono echo route, same client, same payloads, same run.
 // 1, 8 and 64 concurrent keep-alive clients. Prints req/s, p50 and p99, and the ratio.
+// BENCH_MS sets the run length, BENCH_CLIENTS the client counts (`1,64`), and
+// BENCH_PROFILE=<dir> writes a CPU profile of each server there (read it with
+// `node bench/profile-top.ts <file>`).
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +12,8 @@ import { newEventId } from '@kiro-learn/schema';
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const WARMUP_MS = 500;
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
+const CLIENTS = (process.env['BENCH_CLIENTS'] ?? '1,8,64').split(',').map(Number);
+const PROFILE_DIR = process.env['BENCH_PROFILE'];
 
 const toolUse = {
   hook_event_name: 'postToolUse',
@@ -38,14 +43,19 @@ function payload(): string {
   });
 }
 
-async function startServer(mode: string) {
-  const child = spawn(process.execPath, [...process.execArgv, SERVER, mode], {
+async function startServer(mode: string, clients: number) {
+  const profile = PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${mode}-${clients}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, SERVER, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) =>
     child.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
   );
-  return { port, stop: () => child.kill('SIGKILL') };
+  // A profile is written only on a normal exit, which server.ts makes of SIGTERM.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { port, stop: () => (child.kill(profile.length ? 'SIGTERM' : 'SIGKILL'), exited) };
 }
 
 function post(agent: Agent, port: number, body: string): Promise<number> {
@@ -99,12 +109,12 @@ console.log(
   `ingest benchmark: ${DURATION_MS} ms per run, Node ${process.version}, payload ${payload().length} bytes`,
 );
 console.log(' clients  target        req/s   p50 ms   p99 ms  errors  ingest/echo');
-for (const clients of [1, 8, 64]) {
+for (const clients of CLIENTS) {
   const results: Record<string, Awaited<ReturnType<typeof run>>> = {};
   for (const mode of ['echo', 'collector']) {
-    const server = await startServer(mode);
+    const server = await startServer(mode, clients);
     results[mode] = await run(server.port, clients);
-    server.stop();
+    await server.stop();
   }
   const echo = results['echo']!;
   const ingest = results['collector']!;

@@ -25,4 +25,6 @@ if (mode === 'echo') {
   const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
   ({ port } = await collector.listen());
 }
+// Exiting normally on SIGTERM lets `--cpu-prof` write its profile.
+process.once('SIGTERM', () => process.exit(0));
 process.stdout.write(`${port}\n`);

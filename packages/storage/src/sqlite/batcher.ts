@@ -1,53 +1,66 @@
+import type Database from 'better-sqlite3';
+
+interface Pending {
+  run: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Groups writes that arrive in the same tick into one transaction: one commit (one WAL
  * append) for many small inserts, which is where SQLite's write throughput comes from.
  * A failing batch is retried item by item so one bad write cannot fail its neighbours.
+ *
+ * Writes are synchronous better-sqlite3 calls inside a synchronous `BEGIN IMMEDIATE`
+ * transaction, not kysely: kysely's per-query building and compiling cost more than the
+ * insert itself, and its async transactions held the connection across awaits. A
+ * synchronous transaction commits within one turn of the event loop, so no read or other
+ * write can ever interleave with it. Each promise settles only after its commit.
  */
-export class WriteBatcher<Ctx> {
-  readonly #queue: Array<{
-    run: (ctx: Ctx) => Promise<unknown>;
-    resolve: (v: unknown) => void;
-    reject: (e: unknown) => void;
-  }> = [];
-  readonly #transaction: <T>(work: (ctx: Ctx) => Promise<T>) => Promise<T>;
+export class WriteBatcher {
+  readonly #queue: Pending[] = [];
+  readonly #transaction: Database.Transaction<(items: readonly Pending[]) => unknown[]>;
   readonly #maxBatch: number;
   #scheduled = false;
 
-  constructor(transaction: <T>(work: (ctx: Ctx) => Promise<T>) => Promise<T>, maxBatch = 256) {
-    this.#transaction = transaction;
+  constructor(sqlite: Database.Database, maxBatch = 256) {
+    this.#transaction = sqlite.transaction((items: readonly Pending[]) =>
+      items.map((item) => item.run()),
+    );
     this.#maxBatch = maxBatch;
   }
 
-  enqueue<T>(run: (ctx: Ctx) => Promise<T>): Promise<T> {
+  /** Runs `write` (synchronous statements only) in the next batch's transaction. */
+  enqueue<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+      this.#queue.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => void this.#flush());
+        setImmediate(() => this.#flush());
       }
     });
   }
 
-  async #flush(): Promise<void> {
+  #flush(): void {
+    this.#scheduled = false;
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.#maxBatch);
+      let results: unknown[];
       try {
-        const results = await this.#transaction(async (ctx) => {
-          const out: unknown[] = [];
-          for (const item of batch) out.push(await item.run(ctx));
-          return out;
-        });
-        for (const [i, item] of batch.entries()) item.resolve(results[i]);
+        results = this.#transaction.immediate(batch);
       } catch {
-        for (const item of batch) {
-          try {
-            item.resolve(await this.#transaction((ctx) => item.run(ctx)));
-          } catch (error) {
-            item.reject(error);
-          }
-        }
+        for (const item of batch) this.#alone(item);
+        continue;
       }
+      for (const [i, item] of batch.entries()) item.resolve(results[i]);
     }
-    this.#scheduled = false;
+  }
+
+  #alone(item: Pending): void {
+    try {
+      item.resolve(this.#transaction.immediate([item])[0]);
+    } catch (error) {
+      item.reject(error);
+    }
   }
 }

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Event, MemoryRecord, MemoryRecordPatch } from '@kiro-learn/schema';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type {
   ColumnWeights,
   EventPage,
@@ -36,6 +36,7 @@ import { WriteBatcher } from './batcher.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
+import { prepareWrites, type WriteStatements } from './writes.js';
 
 /** Options of `openSqliteStorage`. */
 export interface SqliteStorageOptions {
@@ -60,12 +61,14 @@ export const DEFAULT_COLUMN_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
-  /** The kysely instance (for tools and tests; other packages use the interface). */
+  /**
+   * The kysely instance (for tools and tests; other packages use the interface). Reads
+   * only: writes go through the backend's synchronous batcher, which a kysely transaction
+   * open across awaits would silently absorb.
+   */
   readonly db: Kysely<Tables>;
   readonly path: string;
 }
-
-type Db = Kysely<Tables> | Transaction<Tables>;
 
 /**
  * Opens (creating when missing) and migrates a kiro-learn SQLite database.
@@ -134,7 +137,8 @@ class SqliteBackend implements SqliteStorage {
   readonly db: Kysely<Tables>;
   readonly path: string;
   readonly #sqlite: Database.Database;
-  readonly #writes: WriteBatcher<Transaction<Tables>>;
+  readonly #writes: WriteBatcher;
+  readonly #w: WriteStatements;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
@@ -151,7 +155,8 @@ class SqliteBackend implements SqliteStorage {
     this.db = db;
     this.#sqlite = sqlite;
     this.path = path;
-    this.#writes = new WriteBatcher((work) => this.db.transaction().execute(work));
+    this.#writes = new WriteBatcher(sqlite);
+    this.#w = prepareWrites(sqlite);
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
@@ -167,35 +172,22 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const json = JSON.stringify(event);
     const receivedAt = now();
-    return this.#writes.enqueue(async (trx) => {
-      const inserted = await trx
-        .insertInto('events')
-        .values({
-          seq: undefined,
-          event_id: event.event_id,
-          namespace: event.namespace,
-          session_id: event.session_id,
-          kind: event.kind,
-          valid_time: event.valid_time,
-          received_at: receivedAt,
-          bytes: byteLength(json),
-          json,
-        })
-        .onConflict((oc) => oc.column('event_id').doNothing())
-        .returning('seq')
-        .executeTakeFirst();
+    const bytes = byteLength(json);
+    const w = this.#w;
+    return this.#writes.enqueue(() => {
+      const inserted = w.insertEvent.get(
+        event.event_id,
+        event.namespace,
+        event.session_id,
+        event.kind,
+        event.valid_time,
+        receivedAt,
+        bytes,
+        json,
+      ) as { seq: number } | undefined;
       if (!inserted) return { stored: false };
       if (options.pending) {
-        await trx
-          .insertInto('pending')
-          .values({
-            namespace: event.namespace,
-            event_id: event.event_id,
-            seq: inserted.seq!,
-            bytes: byteLength(json),
-            appended_at: receivedAt,
-          })
-          .execute();
+        w.insertPending.run(event.namespace, event.event_id, inserted.seq, bytes, receivedAt);
       }
       return { stored: true };
     });
@@ -257,12 +249,14 @@ class SqliteBackend implements SqliteStorage {
 
   async putRecord(record: MemoryRecord): Promise<void> {
     this.#open();
-    await this.#writes.enqueue((trx) => this.#upsertRecord(trx, record));
+    const row = rowFromRecord(record);
+    await this.#writes.enqueue(() => this.#upsertRecord(row));
   }
 
-  async #upsertRecord(trx: Db, record: MemoryRecord): Promise<void> {
-    await trx.deleteFrom('memory_records').where('record_id', '=', record.record_id).execute();
-    await trx.insertInto('memory_records').values(rowFromRecord(record)).execute();
+  /** Delete then insert: a fresh rid, and the triggers keep FTS and the counts right. */
+  #upsertRecord(row: RecordRow): void {
+    this.#w.deleteRecord.run(row.record_id);
+    this.#w.insertRecord.run(row);
   }
 
   async getRecord(recordId: string): Promise<MemoryRecord | undefined> {
@@ -292,33 +286,18 @@ class SqliteBackend implements SqliteStorage {
     patch: MemoryRecordPatch,
   ): Promise<MemoryRecord | undefined> {
     this.#open();
-    return this.#writes.enqueue(async (trx) => {
-      const row = await trx
-        .selectFrom('memory_records')
-        .selectAll()
-        .where('record_id', '=', recordId)
-        .executeTakeFirst();
+    return this.#writes.enqueue(() => {
+      const row = this.#w.selectRecord.get(recordId) as RecordRow | undefined;
       if (!row) return undefined;
       const updated: MemoryRecord = { ...recordFromRow(row), ...patch, updated_at: now() };
-      const { rid: _rid, ...values } = rowFromRecord(updated);
-      await trx
-        .updateTable('memory_records')
-        .set(values)
-        .where('record_id', '=', recordId)
-        .execute();
+      this.#w.updateRecord.run({ ...rowFromRecord(updated), target: recordId });
       return updated;
     });
   }
 
   async deleteRecord(recordId: string): Promise<boolean> {
     this.#open();
-    return this.#writes.enqueue(async (trx) => {
-      const result = await trx
-        .deleteFrom('memory_records')
-        .where('record_id', '=', recordId)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
-    });
+    return this.#writes.enqueue(() => this.#w.deleteRecord.run(recordId).changes > 0);
   }
 
   async listRecords(query: ListRecordsOptions): Promise<RecordPage> {
@@ -545,27 +524,21 @@ class SqliteBackend implements SqliteStorage {
 
   async removePending(namespace: string, eventIds: readonly string[]): Promise<number> {
     this.#open();
-    return this.#writes.enqueue((trx) => this.#removePending(trx, namespace, eventIds));
+    return this.#writes.enqueue(() => this.#removePending(namespace, eventIds));
   }
 
-  async #removePending(trx: Db, namespace: string, eventIds: readonly string[]): Promise<number> {
+  #removePending(namespace: string, eventIds: readonly string[]): number {
     let removed = 0;
-    for (let i = 0; i < eventIds.length; i += 500) {
-      const result = await trx
-        .deleteFrom('pending')
-        .where('namespace', '=', namespace)
-        .where('event_id', 'in', eventIds.slice(i, i + 500))
-        .executeTakeFirst();
-      removed += Number(result.numDeletedRows);
-    }
+    for (const id of eventIds) removed += this.#w.deletePending.run(namespace, id).changes;
     return removed;
   }
 
   async commitExtraction(commit: ExtractionCommit): Promise<void> {
     this.#open();
-    await this.#writes.enqueue(async (trx) => {
-      for (const record of commit.records) await this.#upsertRecord(trx, record);
-      await this.#removePending(trx, commit.namespace, commit.eventIds);
+    const rows = commit.records.map(rowFromRecord);
+    await this.#writes.enqueue(() => {
+      for (const row of rows) this.#upsertRecord(row);
+      this.#removePending(commit.namespace, commit.eventIds);
     });
   }
 
@@ -573,25 +546,20 @@ class SqliteBackend implements SqliteStorage {
 
   async logRetrieval(entry: RetrievalLogInput): Promise<void> {
     this.#open();
-    await this.#writes.enqueue((trx) =>
-      trx
-        .insertInto('retrieval_log')
-        .values({
-          id: undefined,
-          namespace: entry.namespace,
-          session_id: entry.sessionId ?? null,
-          event_id: entry.eventId ?? null,
-          query: entry.query.slice(0, 4096),
-          record_ids: JSON.stringify(entry.recordIds),
-          scores: JSON.stringify(entry.scores),
-          latency_ms: entry.latencyMs,
-          timed_out: entry.timedOut ? 1 : 0,
-          budget_cut: entry.budgetCut ? 1 : 0,
-          error: entry.error ?? null,
-          created_at: now(),
-        })
-        .execute(),
-    );
+    const row = {
+      namespace: entry.namespace,
+      session_id: entry.sessionId ?? null,
+      event_id: entry.eventId ?? null,
+      query: entry.query.slice(0, 4096),
+      record_ids: JSON.stringify(entry.recordIds),
+      scores: JSON.stringify(entry.scores),
+      latency_ms: entry.latencyMs,
+      timed_out: entry.timedOut ? 1 : 0,
+      budget_cut: entry.budgetCut ? 1 : 0,
+      error: entry.error ?? null,
+      created_at: now(),
+    };
+    await this.#writes.enqueue(() => this.#w.insertRetrieval.run(row));
   }
 
   async listRetrievals(query: LogQuery & { sessionId?: string }): Promise<RetrievalLogEntry[]> {
@@ -619,23 +587,18 @@ class SqliteBackend implements SqliteStorage {
 
   async logExtraction(entry: ExtractionLogInput): Promise<void> {
     this.#open();
-    await this.#writes.enqueue((trx) =>
-      trx
-        .insertInto('extraction_log')
-        .values({
-          id: undefined,
-          namespace: entry.namespace,
-          extractor: entry.extractor,
-          status: entry.status,
-          batch_size: entry.batchSize,
-          records: entry.records,
-          attempts: entry.attempts,
-          duration_ms: entry.durationMs,
-          error: entry.error ?? null,
-          started_at: entry.startedAt,
-        })
-        .execute(),
-    );
+    const row = {
+      namespace: entry.namespace,
+      extractor: entry.extractor,
+      status: entry.status,
+      batch_size: entry.batchSize,
+      records: entry.records,
+      attempts: entry.attempts,
+      duration_ms: entry.durationMs,
+      error: entry.error ?? null,
+      started_at: entry.startedAt,
+    };
+    await this.#writes.enqueue(() => this.#w.insertExtraction.run(row));
   }
 
   async listExtractions(query: LogQuery): Promise<ExtractionLogEntry[]> {
@@ -715,7 +678,7 @@ class SqliteBackend implements SqliteStorage {
   async close(): Promise<void> {
     if (this.#closed) return;
     // Let queued writes commit first: everything acknowledged must be on disk.
-    await this.#writes.enqueue(async () => undefined);
+    await this.#writes.enqueue(() => undefined);
     this.#closed = true;
     await this.db.destroy();
   }

@@ -1,0 +1,71 @@
+import type Database from 'better-sqlite3';
+
+const RECORD_COLUMNS = [
+  'record_id',
+  'namespace',
+  'strategy',
+  'title',
+  'summary',
+  'facts',
+  'concepts',
+  'files',
+  'observation_type',
+  'source_event_ids',
+  'created_at',
+  'updated_at',
+  'metadata',
+  'ns_token',
+] as const;
+
+export type WriteStatements = Record<
+  | 'insertEvent'
+  | 'insertPending'
+  | 'deletePending'
+  | 'selectRecord'
+  | 'deleteRecord'
+  | 'insertRecord'
+  | 'updateRecord'
+  | 'insertRetrieval'
+  | 'insertExtraction',
+  Database.Statement
+>;
+
+/**
+ * The prepared statements of every write (run by WriteBatcher inside its synchronous
+ * transaction). Prepared once: parsing and planning cost more than a small insert.
+ */
+export function prepareWrites(sqlite: Database.Database): WriteStatements {
+  const prepare = (source: string) => sqlite.prepare(source);
+  return {
+    insertEvent: prepare(
+      `INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING seq`,
+    ),
+    insertPending: prepare(
+      'INSERT INTO pending (namespace, event_id, seq, bytes, appended_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    deletePending: prepare('DELETE FROM pending WHERE namespace = ? AND event_id = ?'),
+    selectRecord: prepare('SELECT * FROM memory_records WHERE record_id = ?'),
+    deleteRecord: prepare('DELETE FROM memory_records WHERE record_id = ?'),
+    insertRecord: prepare(
+      `INSERT INTO memory_records (${RECORD_COLUMNS.join(', ')})
+       VALUES (${RECORD_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    ),
+    updateRecord: prepare(
+      `UPDATE memory_records SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}
+       WHERE record_id = @target`,
+    ),
+    insertRetrieval: prepare(
+      `INSERT INTO retrieval_log (namespace, session_id, event_id, query, record_ids, scores,
+         latency_ms, timed_out, budget_cut, error, created_at)
+       VALUES (@namespace, @session_id, @event_id, @query, @record_ids, @scores,
+         @latency_ms, @timed_out, @budget_cut, @error, @created_at)`,
+    ),
+    insertExtraction: prepare(
+      `INSERT INTO extraction_log (namespace, extractor, status, batch_size, records, attempts,
+         duration_ms, error, started_at)
+       VALUES (@namespace, @extractor, @status, @batch_size, @records, @attempts,
+         @duration_ms, @error, @started_at)`,
+    ),
+  };
+}
