@@ -1,6 +1,7 @@
 import { CollectorError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { line } from './args.js';
+import { demo } from './demo.js';
 import { doctor } from './doctor.js';
 import { init } from './init.js';
 import { logs } from './logs.js';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   search,
   init,
   uninstall,
+  demo,
 ];
 
 function help(): string {
