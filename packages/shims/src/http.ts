@@ -1,19 +1,23 @@
-import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { CollectorAddress } from '@kiro-learn/schema/node';
 
 /** A collector answer: status and raw body. */
 export interface HttpAnswer {
   /** HTTP status. */
   status: number;
-  /** Response body as text (capped). */
+  /** Response body as text. */
   body: string;
 }
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /**
- * One request to the collector over node:http (fetch costs start-up time). Rejects on a
- * network error or after `timeoutMs` in total; never keeps the process alive afterwards.
+ * One HTTP/1.1 request to the collector, written straight onto a node:net socket. Not
+ * node:http: loading it and building its client machinery costs a hook process more
+ * start-up time than the rest of the hook's own code, and the collector is ours, so one
+ * request with `Connection: close` (the body ends where the connection does, or is chunked)
+ * is all the protocol needed. Rejects on a network error, a malformed answer, or after
+ * `timeoutMs` in total; never keeps the process alive afterwards.
  */
 export function send(
   address: CollectorAddress,
@@ -23,37 +27,64 @@ export function send(
   timeoutMs: number,
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { accept: 'application/json', connection: 'close' };
+    const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+    let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}:${address.port}\r\naccept: application/json\r\nconnection: close\r\n`;
     if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
+      head += `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
     }
-    if (address.token) headers['authorization'] = `Bearer ${address.token}`;
-    const req = request(
-      { host: address.host, port: address.port, method, path, headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
-        });
-        res.on('error', fail);
-      },
-    );
+    if (address.token) {
+      if (/[\r\n]/.test(address.token)) throw new Error('the token has a line break');
+      head += `authorization: Bearer ${address.token}\r\n`;
+    }
+    const socket = connect({ host: address.host, port: address.port });
+    const chunks: Buffer[] = [];
+    let size = 0;
     const timer = setTimeout(
-      () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)),
+      () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    function fail(error: Error): void {
+    socket.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) socket.destroy(new Error('the answer is too large'));
+      else chunks.push(chunk);
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      try {
+        resolve(parseAnswer(Buffer.concat(chunks)));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    socket.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
-    }
-    req.on('error', fail);
-    req.end(body);
+    });
+    socket.write(`${head}\r\n${body ?? ''}`);
   });
+}
+
+/** Status and body of a complete HTTP/1.1 response (the connection closed after it). */
+export function parseAnswer(raw: Buffer): HttpAnswer {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(raw.toString('latin1', 0, 16));
+  if (headEnd < 0 || !status) throw new Error('the collector sent a malformed HTTP answer');
+  const head = raw.toString('latin1', 0, headEnd);
+  let body = raw.subarray(headEnd + 4);
+  const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
+  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) body = dechunk(body);
+  else if (length) body = body.subarray(0, Number(length[1]));
+  return { status: Number(status[1]), body: body.toString('utf8') };
+}
+
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 0; ; ) {
+    const lineEnd = data.indexOf('\r\n', at);
+    // parseInt stops at a chunk extension (`1a;name=value`).
+    const size = lineEnd < 0 ? 0 : Number.parseInt(data.toString('latin1', at, lineEnd), 16);
+    if (!(size > 0)) return Buffer.concat(parts);
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 4 + size;
+  }
 }
