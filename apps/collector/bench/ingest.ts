@@ -45,7 +45,11 @@ function payload(): string {
 
 async function startServer(mode: string, clients: number) {
   const profile = PROFILE_DIR
-    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${mode}-${clients}.cpuprofile`]
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${PROFILE_DIR}`,
+        `--cpu-prof-name=${mode}-${clients}.cpuprofile`,
+      ]
     : [];
   const child = spawn(process.execPath, [...process.execArgv, ...profile, SERVER, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -55,7 +59,11 @@ async function startServer(mode: string, clients: number) {
   );
   // A profile is written only on a normal exit, which server.ts makes of SIGTERM.
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { port, stop: () => (child.kill(profile.length ? 'SIGTERM' : 'SIGKILL'), exited) };
+  const stop = () => {
+    child.kill(profile.length ? 'SIGTERM' : 'SIGKILL');
+    return exited;
+  };
+  return { port, stop };
 }
 
 function post(agent: Agent, port: number, body: string): Promise<number> {

@@ -11,6 +11,7 @@ import { type Activity, ActivityHub } from './activity.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
+import { outgoingOf, requestHeader } from './http/node.js';
 import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
@@ -131,17 +132,22 @@ export function createCollector(options: CollectorOptions): Collector {
   const app = new Hono();
   app.use(async (c, next) => {
     const started = performance.now();
-    const given = c.req.header('x-request-id');
+    const given = requestHeader(c, 'x-request-id');
     const id = given && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    // Straight onto Node's response when there is one: setting it on `c.res` afterwards
+    // turns hono's lightweight response into a web Headers object on every request.
+    const outgoing = outgoingOf(c);
+    outgoing?.setHeader('X-Request-Id', id);
     inFlight++;
     try {
       await next();
     } finally {
       inFlight--;
     }
-    c.res.headers.set('X-Request-Id', id);
+    if (!outgoing) c.res.headers.set('X-Request-Id', id);
     const status = c.res.status;
     metrics.requests.inc({ method: c.req.method, status: String(status) });
+    if (status < 400 && !logger.enabled('debug')) return;
     const line = {
       request_id: id,
       method: c.req.method,

@@ -5,12 +5,18 @@
 
 type Labels = Record<string, string>;
 
-const key = (labels: Labels) =>
-  Object.entries(labels)
-    .map(
-      ([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`,
-    )
-    .join(',');
+const ESCAPED = /[\\"\n]/;
+const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/** `k="v",…`: built on every increment, so plain values skip the escaping passes. */
+function key(labels: Labels): string {
+  let out = '';
+  for (const k in labels) {
+    const v = labels[k]!;
+    out += `${out ? ',' : ''}${k}="${ESCAPED.test(v) ? escape(v) : v}"`;
+  }
+  return out;
+}
 
 export class Counter {
   readonly #values = new Map<string, number>();

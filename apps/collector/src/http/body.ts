@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { httpError } from '../errors.js';
+import { incomingOf, requestHeader } from './node.js';
 
 // Closing the connection is how a 413 avoids reading the rest of an oversized body.
 const tooLarge = (max: number) =>
@@ -12,9 +13,9 @@ const tooLarge = (max: number) =>
  * is read, a chunked body as soon as it crosses the cap.
  */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const declared = c.req.header('content-length');
+  const declared = requestHeader(c, 'content-length');
   if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   const bytes = incoming ? await readIncoming(incoming, maxBytes) : await readWeb(c, maxBytes);
   if (bytes.length === 0) throw httpError(400, 'request body is empty; send a JSON document');
   try {

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../config/settings.js';
 import { httpError } from '../errors.js';
+import { requestHeader } from './node.js';
 
 export interface SecurityOptions {
   /** The address the collector is bound to. */
@@ -30,21 +31,21 @@ export function security(options: SecurityOptions): MiddlewareHandler {
 
   return async (c, next) => {
     const port = options.port();
-    const host = c.req.header('host');
+    const host = requestHeader(c, 'host');
     if (loopback && !isOwnAuthority(host, port)) {
       throw httpError(403, 'Host header is not this collector (loopback name and port expected)');
     }
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin !== undefined && !isOwnOrigin(origin, host, port, loopback)) {
       throw httpError(403, 'cross-origin requests are refused');
     }
-    if (c.req.header('sec-fetch-site') === 'cross-site') {
+    if (requestHeader(c, 'sec-fetch-site') === 'cross-site') {
       throw httpError(403, 'cross-site requests are refused');
     }
     if (
       token &&
       !isPublic(c.req.method, c.req.path) &&
-      !hasToken(c.req.header('authorization'), token)
+      !hasToken(requestHeader(c, 'authorization'), token)
     ) {
       throw httpError(
         401,
@@ -55,7 +56,7 @@ export function security(options: SecurityOptions): MiddlewareHandler {
         },
       );
     }
-    if (BODY_METHODS.has(c.req.method) && !isJson(c.req.header('content-type'))) {
+    if (BODY_METHODS.has(c.req.method) && !isJson(requestHeader(c, 'content-type'))) {
       throw httpError(415, 'Content-Type must be application/json');
     }
     await next();

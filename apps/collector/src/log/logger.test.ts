@@ -13,6 +13,7 @@ describe('createLogger', () => {
     const file = join(dir, 'logs', 'collector.log');
     const logger = createLogger({ file, level: 'info', maxBytes: 1 << 20, files: 2 });
     logger.debug('hidden');
+    expect([logger.enabled('debug'), logger.enabled('info')]).toEqual([false, true]);
     logger.child({ request_id: 'r1' }).warn('refused', { status: 403 });
     logger.close();
     const lines = readFileSync(file, 'utf8')

@@ -10,6 +10,8 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** Whether lines of `level` are written: skip building fields nobody reads. */
+  enabled(level: LogLevel): boolean;
   /** A logger that adds `fields` to every line (a request id, say). */
   child(fields: LogFields): Logger;
   /** Closes the log file. */
@@ -79,6 +81,7 @@ export function createLogger(options: LoggerOptions): Logger {
     info: (msg, fields) => write('info', msg, { ...base, ...fields }),
     warn: (msg, fields) => write('warn', msg, { ...base, ...fields }),
     error: (msg, fields) => write('error', msg, { ...base, ...fields }),
+    enabled: (level) => RANK[level] >= min,
     child: (fields) => make({ ...base, ...fields }),
     close: () => {
       if (fd !== undefined) closeSync(fd);
@@ -94,6 +97,7 @@ export const silentLogger: Logger = {
   info() {},
   warn() {},
   error() {},
+  enabled: () => false,
   child: () => silentLogger,
   close() {},
 };
