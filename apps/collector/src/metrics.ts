@@ -6,14 +6,15 @@
 type Labels = Record<string, string>;
 
 const ESCAPED = /[\\"\n]/;
-const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const escapeValue = (v: string) =>
+  v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 /** `k="v",…`: built on every increment, so plain values skip the escaping passes. */
 function key(labels: Labels): string {
   let out = '';
   for (const k in labels) {
     const v = labels[k]!;
-    out += `${out ? ',' : ''}${k}="${ESCAPED.test(v) ? escape(v) : v}"`;
+    out += `${out ? ',' : ''}${k}="${ESCAPED.test(v) ? escapeValue(v) : v}"`;
   }
   return out;
 }
