@@ -1,0 +1,138 @@
+// Every ```sh block of docs/*.md, run command by command against a real collector: the
+// built CLI (apps/collector/dist/cli.js) as `kiro-learn` on the PATH, Node 22 as `node`.
+// Rules, applied to every page alike:
+// - each page gets a fresh HOME, data dir ($HOME/.kiro-learn), free port and collector,
+//   so a page can change settings or purge data without touching the others;
+// - commands run in a git project at $HOME/src/payments-api, with KIRO_LEARN_ACTOR=dev;
+// - the page's port replaces 21100 in `127.0.0.1:21100` and `localhost:21100`;
+// - a command must exit 0, or the code its `# exits N` comment declares;
+// - each block starts with the collector running (a block may stop or purge it);
+// - a block whose first line is `# not run by the docs test: <reason>` is listed, not run.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands, skipReason } from './blocks.js';
+import { pages, repoRoot } from './docs.js';
+
+const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
+const COMMAND_TIMEOUT_MS = 30_000;
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'kiro-learn-docs-')));
+const bin = join(root, 'bin');
+
+/** Where one page's commands run. */
+interface Sandbox {
+  project: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function sandbox(name: string): Promise<Sandbox> {
+  const home = join(root, name);
+  const project = join(home, 'src', 'payments-api');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), '{"name": "payments-api", "private": true}\n');
+  const port = await freePort();
+  const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith('KIRO_LEARN_'));
+  const env = {
+    ...Object.fromEntries(inherited),
+    HOME: home,
+    KIRO_LEARN_HOME: join(home, '.kiro-learn'),
+    KIRO_LEARN_PORT: String(port),
+    KIRO_LEARN_ACTOR: 'dev',
+    PATH: [bin, dirname(process.execPath), process.env['PATH']].join(':'),
+    NO_COLOR: '1',
+  };
+  const box = { project, port, env };
+  expect(bash(box, 'git init -q').status).toBe(0);
+  return box;
+}
+
+function bash(box: Sandbox, text: string) {
+  return spawnSync('bash', ['-o', 'pipefail', '-c', text], {
+    cwd: box.project,
+    env: box.env,
+    encoding: 'utf8',
+    timeout: COMMAND_TIMEOUT_MS,
+  });
+}
+
+async function collectorUp(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(() => {
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'kiro-learn'), `#!/bin/sh\nexec '${process.execPath}' '${CLI}' "$@"\n`);
+  chmodSync(join(bin, 'kiro-learn'), 0o755);
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const all = pages().flatMap((page) => page.blocks.map((block) => ({ page: page.name, block })));
+const shell = all.filter(({ block }) => block.lang === 'sh');
+const skipped = shell.filter(({ block }) => skipReason(block) !== undefined);
+
+describe('every command in docs/', () => {
+  it('puts commands only in ```sh blocks (run) or ```text blocks (shown)', () => {
+    const other = all
+      .filter(({ block }) => /^(bash|shell|console|zsh|shell-session)$/.test(block.lang))
+      .map(({ page, block }) => `${page}:${block.line} (${block.lang})`);
+    expect(other).toEqual([]);
+  });
+
+  it('lists the blocks it does not run, each with its reason', () => {
+    const list = skipped.map(({ page, block }) => `${page}:${block.line}: ${skipReason(block)}`);
+    console.log(
+      `docs test: ${shell.length - skipped.length} sh blocks run, ${skipped.length} not run by rule:\n  ${list.join('\n  ')}`,
+    );
+    for (const { block } of skipped) expect(skipReason(block)).not.toBe('');
+  });
+});
+
+for (const page of pages()) {
+  const blocks = page.blocks.filter((b) => b.lang === 'sh' && skipReason(b) === undefined);
+  if (blocks.length === 0) continue;
+  describe(page.name, () => {
+    let box: Sandbox;
+    beforeAll(async () => {
+      box = await sandbox(page.name.replace(/\.md$/, ''));
+    });
+    afterAll(() => {
+      bash(box, 'kiro-learn stop');
+    });
+
+    for (const block of blocks) {
+      it(`the commands at line ${block.line}`, { timeout: 180_000 }, async () => {
+        if (!(await collectorUp(box.port))) expect(bash(box, 'kiro-learn start').status).toBe(0);
+        for (const command of commands(block)) {
+          const text = command.text.replace(
+            /\b(127\.0\.0\.1|localhost):21100\b/g,
+            `$1:${box.port}`,
+          );
+          const result = bash(box, text);
+          const said = `${page.name}:${command.line}: ${command.text}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}${result.error ? `\n--- ${result.error.message}` : ''}`;
+          expect(result.status, said).toBe(command.exits);
+        }
+      });
+    }
+  });
+}
