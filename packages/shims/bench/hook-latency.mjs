@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,14 +61,20 @@ const tool = payload({
 const withoutCa = { ...env };
 delete withoutCa.NODE_EXTRA_CA_CERTS;
 
-// What Node itself needs for a hook's job: read stdin, one node:http round trip, exit.
+// What Node itself needs for a hook's job: read stdin, one round trip, exit. The hooks
+// write their one request straight onto a node:net socket; node:http is here to show why.
 const floor = `const http = require('node:http'); const c = []; process.stdin.on('data', (d) => c.push(d));
 process.stdin.on('end', () => http.get({ host: '127.0.0.1', port: ${port}, path: '/healthz', agent: false },
   (r) => { r.resume(); r.on('end', () => process.exit(0)); }));`;
+const netFloor = `const net = require('node:net'); const c = []; process.stdin.on('data', (d) => c.push(d));
+process.stdin.on('end', () => net.connect(${port}, '127.0.0.1')
+  .on('data', () => process.exit(0))
+  .write('GET /healthz HTTP/1.1\\r\\nhost: 127.0.0.1:${port}\\r\\nconnection: close\\r\\n\\r\\n'));`;
 
 const series = {
   "bare node -e ''": { args: ['-e', ''], input: '', env },
   'floor: stdin + one node:http request': { args: ['-e', floor], input: tool, env },
+  'floor: stdin + one node:net request': { args: ['-e', netFloor], input: tool, env },
   'prompt hook (collector up)': { args: [shim], input: prompt, env },
   'tool hook (collector up)': { args: [shim], input: tool, env },
   'tool hook (collector down)': {
@@ -83,6 +89,9 @@ const series = {
       }
     : {}),
 };
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 const times = Object.fromEntries(Object.keys(series).map((name) => [name, []]));
 for (let i = 0; i < runs + 3; i++) {
   for (const [name, { args, input, env: childEnv }] of Object.entries(series)) {
@@ -103,7 +112,11 @@ const pick = (list, q) => {
 };
 const bare = pick(times["bare node -e ''"], 0.5);
 console.log(`hook latency, spawn to exit, ${runs} runs each, Node ${process.version}`);
-console.log(`NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS ?? '(unset)'}`);
+console.log(
+  `NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS ?? '(unset)'}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (before: ${loadBefore}), ${availableParallelism()} cores`,
+);
 for (const [name, list] of Object.entries(times)) {
   const p50 = pick(list, 0.5);
   console.log(

@@ -70,6 +70,20 @@ describe('send', () => {
     });
   });
 
+  it('does not wait for the server to close once the whole body is in', async () => {
+    const lingering = await listen(
+      createTcpServer((socket) => {
+        socket.resume();
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}');
+        socket.on('end', () => socket.end());
+      }),
+    );
+    expect(await send(lingering, 'GET', '/healthz', undefined, 2000)).toEqual({
+      status: 200,
+      body: '{}',
+    });
+  });
+
   it('rejects when nothing listens, when the answer is not HTTP, and when none comes', async () => {
     const closed = await listen(createTcpServer());
     await new Promise((resolve) => servers.pop()?.close(resolve));

@@ -39,39 +39,59 @@ export function send(
     const socket = connect({ host: address.host, port: address.port });
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) return reject(error);
+      try {
+        resolve(parseAnswer(Buffer.concat(chunks)));
+      } catch (malformed) {
+        reject(malformed);
+      }
+    };
     const timer = setTimeout(
       () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)),
       timeoutMs,
     );
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) socket.destroy(new Error('the answer is too large'));
-      else chunks.push(chunk);
-    });
-    socket.on('end', () => {
-      clearTimeout(timer);
-      try {
-        resolve(parseAnswer(Buffer.concat(chunks)));
-      } catch (error) {
-        reject(error);
+      if (size > MAX_ANSWER_BYTES) {
+        socket.destroy(new Error('the answer is too large'));
+        return;
+      }
+      chunks.push(chunk);
+      // The server's close may come a loop turn later: a hook need not wait for it.
+      if (isComplete(chunks.length === 1 ? chunk : Buffer.concat(chunks))) {
+        finish();
+        socket.end();
       }
     });
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    socket.on('end', () => finish());
+    socket.on('error', finish);
     socket.write(`${head}\r\n${body ?? ''}`);
   });
 }
 
-/** Status and body of a complete HTTP/1.1 response (the connection closed after it). */
-export function parseAnswer(raw: Buffer): HttpAnswer {
+const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)/i;
+
+/** True once a response with a Content-Length has all of its body. */
+function isComplete(raw: Buffer): boolean {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const length = CONTENT_LENGTH.exec(raw.toString('latin1', 0, headEnd));
+  return length !== null && raw.length - headEnd - 4 >= Number(length[1]);
+}
+
+/** Status and body of a complete HTTP/1.1 response. */
+function parseAnswer(raw: Buffer): HttpAnswer {
   const headEnd = raw.indexOf('\r\n\r\n');
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(raw.toString('latin1', 0, 16));
   if (headEnd < 0 || !status) throw new Error('the collector sent a malformed HTTP answer');
   const head = raw.toString('latin1', 0, headEnd);
   let body = raw.subarray(headEnd + 4);
-  const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
+  const length = CONTENT_LENGTH.exec(head);
   if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) body = dechunk(body);
   else if (length) body = body.subarray(0, Number(length[1]));
   return { status: Number(status[1]), body: body.toString('utf8') };

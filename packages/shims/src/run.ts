@@ -7,6 +7,7 @@ import { type ContextRecord, formatContext } from './context.js';
 import { buildEvent } from './event.js';
 import type { MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
+import { isoTime } from './iso-time.js';
 import { fileSession } from './session.js';
 import { type DeliveryOutcome, drainSpool, hasSpooled, spoolEvent } from './spool.js';
 import { mapClaudeCode } from './surfaces/claude-code.js';
@@ -73,7 +74,7 @@ export async function runHook(options: RunOptions): Promise<void> {
         identity,
         sessionId,
         eventId: hookUlid(now),
-        validTime: new Date(now).toISOString(),
+        validTime: isoTime(now),
         version: SHIM_VERSION,
         clientId: hostname().slice(0, 128) || 'localhost',
       },
