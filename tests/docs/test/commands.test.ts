@@ -2,13 +2,14 @@
 // built CLI (apps/collector/dist/cli.js) as `kiro-learn` on the PATH, Node 22 as `node`.
 // Rules, applied to every page alike:
 // - each page gets a fresh HOME, data dir ($HOME/.kiro-learn), free port and collector,
-//   so a page can change settings or purge data without touching the others;
+//   so a page can change settings or purge data without touching the others (and pages
+//   run side by side);
 // - commands run in a git project at $HOME/src/payments-api, with KIRO_LEARN_ACTOR=dev;
 // - the page's port replaces 21100 in `127.0.0.1:21100` and `localhost:21100`;
 // - a command must exit 0, or the code its `# exits N` comment declares;
 // - each block starts with the collector running (a block may stop or purge it);
 // - a block whose first line is `# not run by the docs test: <reason>` is listed, not run.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,12 @@ interface Sandbox {
   env: NodeJS.ProcessEnv;
 }
 
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -38,6 +45,21 @@ function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
+  });
+}
+
+function bash(box: Sandbox, text: string): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-o', 'pipefail', '-c', text],
+      { cwd: box.project, env: box.env, encoding: 'utf8', timeout: COMMAND_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        const killed = error?.killed ? `\n(killed after ${COMMAND_TIMEOUT_MS / 1000} s)` : '';
+        resolve({ status: code, stdout, stderr: stderr + killed });
+      },
+    );
   });
 }
 
@@ -58,17 +80,8 @@ async function sandbox(name: string): Promise<Sandbox> {
     NO_COLOR: '1',
   };
   const box = { project, port, env };
-  expect(bash(box, 'git init -q').status).toBe(0);
+  expect((await bash(box, 'git init -q')).status).toBe(0);
   return box;
-}
-
-function bash(box: Sandbox, text: string) {
-  return spawnSync('bash', ['-o', 'pipefail', '-c', text], {
-    cwd: box.project,
-    env: box.env,
-    encoding: 'utf8',
-    timeout: COMMAND_TIMEOUT_MS,
-  });
 }
 
 async function collectorUp(port: number): Promise<boolean> {
@@ -108,31 +121,30 @@ describe('every command in docs/', () => {
   });
 });
 
-for (const page of pages()) {
-  const blocks = page.blocks.filter((b) => b.lang === 'sh' && skipReason(b) === undefined);
-  if (blocks.length === 0) continue;
-  describe(page.name, () => {
-    let box: Sandbox;
-    beforeAll(async () => {
-      box = await sandbox(page.name.replace(/\.md$/, ''));
-    });
-    afterAll(() => {
-      bash(box, 'kiro-learn stop');
-    });
-
-    for (const block of blocks) {
-      it(`the commands at line ${block.line}`, { timeout: 180_000 }, async () => {
-        if (!(await collectorUp(box.port))) expect(bash(box, 'kiro-learn start').status).toBe(0);
-        for (const command of commands(block)) {
-          const text = command.text.replace(
-            /\b(127\.0\.0\.1|localhost):21100\b/g,
-            `$1:${box.port}`,
-          );
-          const result = bash(box, text);
-          const said = `${page.name}:${command.line}: ${command.text}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}${result.error ? `\n--- ${result.error.message}` : ''}`;
-          expect(result.status, said).toBe(command.exits);
+describe.concurrent('the sh blocks of', () => {
+  for (const page of pages()) {
+    const blocks = page.blocks.filter((b) => b.lang === 'sh' && skipReason(b) === undefined);
+    if (blocks.length === 0) continue;
+    it(page.name, { timeout: 300_000 }, async () => {
+      const box = await sandbox(page.name.replace(/\.md$/, ''));
+      try {
+        for (const block of blocks) {
+          if (!(await collectorUp(box.port))) {
+            expect((await bash(box, 'kiro-learn start')).status).toBe(0);
+          }
+          for (const command of commands(block)) {
+            const text = command.text.replace(
+              /\b(127\.0\.0\.1|localhost):21100\b/g,
+              `$1:${box.port}`,
+            );
+            const result = await bash(box, text);
+            const said = `${page.name}:${command.line}: ${command.text}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+            expect(result.status, said).toBe(command.exits);
+          }
         }
-      });
-    }
-  });
-}
+      } finally {
+        await bash(box, 'kiro-learn stop');
+      }
+    });
+  }
+});
