@@ -21,12 +21,15 @@ export class WriteBatcher {
   readonly #queue: Pending[] = [];
   readonly #transaction: Database.Transaction<(items: readonly Pending[]) => unknown[]>;
   readonly #maxBatch: number;
+  readonly #onCommit: () => void;
   #scheduled = false;
 
-  constructor(sqlite: Database.Database, maxBatch = 256) {
+  /** `onCommit` runs after each committed transaction (the checkpointer counts them). */
+  constructor(sqlite: Database.Database, onCommit: () => void = () => {}, maxBatch = 256) {
     this.#transaction = sqlite.transaction((items: readonly Pending[]) =>
       items.map((item) => item.run()),
     );
+    this.#onCommit = onCommit;
     this.#maxBatch = maxBatch;
   }
 
@@ -52,6 +55,7 @@ export class WriteBatcher {
         for (const item of batch) this.#alone(item);
         continue;
       }
+      this.#onCommit();
       for (const [i, item] of batch.entries()) item.resolve(results[i]);
     }
   }
@@ -59,6 +63,7 @@ export class WriteBatcher {
   #alone(item: Pending): void {
     try {
       item.resolve(this.#transaction.immediate([item])[0]);
+      this.#onCommit();
     } catch (error) {
       item.reject(error);
     }

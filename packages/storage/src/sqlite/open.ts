@@ -33,6 +33,7 @@ import {
 } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import { WriteBatcher } from './batcher.js';
+import { Checkpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
@@ -139,6 +140,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #sqlite: Database.Database;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
+  readonly #checkpointer: Checkpointer | undefined;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
@@ -155,7 +157,16 @@ class SqliteBackend implements SqliteStorage {
     this.db = db;
     this.#sqlite = sqlite;
     this.path = path;
-    this.#writes = new WriteBatcher(sqlite);
+    if (path !== ':memory:') {
+      // The worker checkpoints; the writer's own autocheckpoint only bounds the WAL when
+      // the worker cannot keep up (or has stopped: then back to SQLite's default).
+      this.#checkpointer = new Checkpointer(path, () => {
+        if (!this.#closed) sqlite.pragma('wal_autocheckpoint = 1000');
+      });
+      sqlite.pragma('wal_autocheckpoint = 10000');
+    }
+    const checkpointer = this.#checkpointer;
+    this.#writes = new WriteBatcher(sqlite, checkpointer && (() => checkpointer.committed()));
     this.#w = prepareWrites(sqlite);
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
@@ -680,6 +691,7 @@ class SqliteBackend implements SqliteStorage {
     // Let queued writes commit first: everything acknowledged must be on disk.
     await this.#writes.enqueue(() => undefined);
     this.#closed = true;
+    await this.#checkpointer?.close();
     await this.db.destroy();
   }
 }
