@@ -4,7 +4,7 @@
  *
  * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
  * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
- * migrations). `buildSearchQuery` turns a raw prompt into a safe FTS5 expression.
+ * migrations). `tokenize` is the prompt tokenizer its search uses.
  *
  * Everything exported here is public API.
  */

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { loadSettings } from '../config/load.js';
-import { cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -83,19 +83,73 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
     });
   }
 
-  const command = loaded.config?.extraction.command ?? '';
-  const program = command.split(/\s+/)[0] ?? '';
-  checks.push(
-    program && onPath(program, io.env)
-      ? { level: 'ok', what: `compressor agent found: ${program}` }
-      : {
-          level: 'warn',
-          what: `compressor agent "${program}" not found on PATH`,
-          fix: 'install Kiro CLI, or set extraction.command; until then memories come from the built-in extractor',
-        },
-  );
+  if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
+  if (health.ok) checks.push(...(await breakerChecks(address)));
 
   checks.push(hookCheck(io.cwd));
+  return checks;
+}
+
+function extractorCheck(
+  extraction: { mode: 'auto' | 'acp' | 'builtin'; command: string },
+  env: NodeJS.ProcessEnv,
+): Check {
+  if (extraction.mode === 'builtin') {
+    return { level: 'ok', what: 'extractor: built-in rules (extraction.mode is builtin)' };
+  }
+  const program = extraction.command.split(/\s+/)[0] ?? '';
+  if (program && onPath(program, env)) {
+    return { level: 'ok', what: `compressor agent found: ${program}` };
+  }
+  return extraction.mode === 'acp'
+    ? {
+        level: 'fail',
+        what: `compressor agent "${program}" not found on PATH, and extraction.mode is acp: every extraction fails`,
+        fix: 'install Kiro CLI, point extraction.command at another ACP agent, or set extraction.mode to auto (KIRO_LEARN_EXTRACTOR=auto)',
+      }
+    : {
+        level: 'warn',
+        what: `compressor agent "${program}" not found on PATH`,
+        fix: 'install Kiro CLI, or set extraction.command; until then memories come from the built-in extractor',
+      };
+}
+
+interface ProjectView {
+  namespace: string;
+  breaker: { state: string; consecutiveFailures: number; openUntil?: string };
+  lastRun?: { status: string; error?: string };
+  overCeiling: boolean;
+}
+
+/** Projects whose extraction is paused by the circuit breaker, or whose buffer is full. */
+async function breakerChecks(address: ReturnType<typeof cliAddress>): Promise<Check[]> {
+  let projects: ProjectView[];
+  try {
+    ({ projects } = await api<{ projects: ProjectView[] }>(address, '/v1/status'));
+  } catch {
+    return [];
+  }
+  const checks: Check[] = [];
+  for (const p of projects) {
+    if (p.breaker.state !== 'closed') {
+      const reason = p.lastRun?.error ? ` (last error: ${p.lastRun.error})` : '';
+      checks.push({
+        level: 'fail',
+        what: `extraction paused for ${p.namespace}: circuit breaker ${p.breaker.state} after ${p.breaker.consecutiveFailures} failures${reason}`,
+        fix: `fix the cause (kiro-learn logs); it retries by itself${p.breaker.openUntil ? ` at ${p.breaker.openUntil}` : ''}, or press "Extract now" in the viewer`,
+      });
+    }
+    if (p.overCeiling) {
+      checks.push({
+        level: 'warn',
+        what: `pending buffer of ${p.namespace} is full: new events are stored but not extracted`,
+        fix: 'let extraction catch up (kiro-learn status), or raise buffer.ceilingBytes',
+      });
+    }
+  }
+  if (checks.length === 0 && projects.length > 0) {
+    checks.push({ level: 'ok', what: `extraction running for ${projects.length} project(s)` });
+  }
   return checks;
 }
 

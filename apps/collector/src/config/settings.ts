@@ -12,7 +12,7 @@ export interface CollectorSettings {
   home: string;
   /** Address to bind; loopback unless a token is set (`KIRO_LEARN_HOST`). */
   host: string;
-  /** TCP port; 0 picks a free one (`KIRO_LEARN_PORT`). */
+  /** TCP port (`KIRO_LEARN_PORT`). 0 picks a free one, for tests of the daemon itself: hooks and the CLI cannot find such a collector. */
   port: number;
   /** Bearer token every request must carry, when set (`KIRO_LEARN_TOKEN`). */
   token?: string;

@@ -1,0 +1,64 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
+import { newEventId } from '@kiro-learn/schema';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, envFor, freePort, tempHome } from './child.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+const NS = '/actor/dev/project/flaky-agent/';
+
+describe('kiro-learn doctor and status with a failing compressor agent', () => {
+  it('say that extraction is paused, for which project, why, and what to do', async () => {
+    const home = tempHome();
+    mkdirSync(home, { recursive: true });
+    // Retry quickly so three failures (the breaker's threshold) happen within the test.
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ buffer: { idleMs: 100 } }));
+    const port = await freePort();
+    const env = envFor(home, port, {
+      KIRO_LEARN_EXTRACTOR: 'acp',
+      KIRO_LEARN_COMPRESSOR_COMMAND: testAgentCommand('crash').join(' '),
+    });
+    cleanups.push(() => {
+      cli(['stop'], env);
+      rmSync(home, { recursive: true, force: true });
+    });
+    expect(cli(['start'], env).code).toBe(0);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        event_id: newEventId(),
+        session_id: 's',
+        actor_id: 'dev',
+        namespace: NS,
+        schema_version: 1,
+        kind: 'session_summary',
+        body: { type: 'text', content: 'done' },
+        valid_time: new Date().toISOString(),
+        source: { surface: 'api', version: '1', client_id: 'test' },
+      }),
+    });
+    expect(res.status).toBe(200);
+
+    let doctor = cli(['doctor'], env);
+    for (let i = 0; i < 100 && !/circuit breaker open/.test(doctor.stdout); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      doctor = cli(['doctor'], env);
+    }
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      new RegExp(`✗ extraction paused for ${NS.replaceAll('/', '\\/')}: circuit breaker open after 3 failures \\(last error: .+\\)`),
+    );
+    expect(doctor.stdout).toMatch(/→ fix the cause \(kiro-learn logs\); it retries by itself at /);
+
+    const status = cli(['status', '--json'], env);
+    const report = JSON.parse(status.stdout) as { projects: Array<{ namespace: string; breaker: string; pending_events: number }> };
+    expect(report.projects).toContainEqual(expect.objectContaining({ namespace: NS, breaker: 'open', pending_events: 1 }));
+    expect(cli(['status'], env).stdout).toMatch(/extraction paused \(breaker open after 3 failures\)/);
+  });
+});
