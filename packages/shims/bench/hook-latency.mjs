@@ -80,7 +80,8 @@ const series = {
   'tool hook (collector down)': {
     args: [shim],
     input: tool,
-    env: { ...env, KIRO_LEARN_PORT: '9' },
+    // Its own data dir: its spool must not be replayed by the hooks of the other series.
+    env: { ...env, KIRO_LEARN_PORT: '9', KIRO_LEARN_HOME: join(base, 'data-down') },
   },
   ...(process.env.NODE_EXTRA_CA_CERTS
     ? {
