@@ -32,6 +32,8 @@ export interface CollectorOptions {
   logger?: Logger;
   /** Inline retrieval for `?retrieve=true` prompts; @kiro-learn/retrieval's when omitted. */
   retrieve?: RetrieveFn;
+  /** Session-start context for `?retrieve=session_start`; the retrieval package's when omitted. */
+  sessionStart?: RetrieveFn;
   /** Search for GET /v1/memories/search; ranked like retrieval when omitted. */
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
@@ -97,6 +99,14 @@ export function createCollector(options: CollectorOptions): Collector {
     hub,
     metrics,
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
+    sessionStart:
+      options.sessionStart ??
+      (({ namespace, sessionId, eventId }) =>
+        retriever.sessionStart({
+          namespace,
+          ...(sessionId ? { sessionId } : {}),
+          ...(eventId ? { eventId } : {}),
+        })),
     search:
       options.search ??
       (async (q) => {

@@ -27,6 +27,8 @@ export interface AppContext {
   hub: ActivityHub;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;
+  /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */
+  sessionStart: RetrieveFn;
   search: SearchFn;
   logger: Logger;
   version: string;

@@ -21,7 +21,7 @@ export function isExtractable(event: Event): boolean {
 export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
-  wantRetrieval: boolean,
+  retrieval?: 'prompt' | 'session_start',
 ): Promise<PostEventResponse> {
   const started = performance.now();
   const event = scrubEvent(parseWith(EventSchema, input, 'event'), ctx.scrubber);
@@ -31,16 +31,23 @@ export async function ingestEvent(
   if (stored) ctx.hub.emit({ type: 'event', event });
 
   const response: PostEventResponse = { event_id: event.event_id, stored };
-  if (!wantRetrieval || event.kind !== 'prompt') return response;
+  // Prompts get context for their text; a session start (any kind, usually the hook's
+  // `note`) gets the project's most useful recent records.
+  const startsSession = retrieval === 'session_start';
+  if (!startsSession && (retrieval !== 'prompt' || event.kind !== 'prompt')) return response;
 
-  const prompt = promptFromBody(event.body);
+  const prompt = startsSession ? '' : promptFromBody(event.body);
   const request = {
     namespace: event.namespace,
     prompt,
     sessionId: event.session_id,
     eventId: event.event_id,
   };
-  const outcome = await retrieveWithin(ctx.retrieve, request, ctx.settings.retrieval.budgetMs);
+  const outcome = await retrieveWithin(
+    startsSession ? ctx.sessionStart : ctx.retrieve,
+    request,
+    ctx.settings.retrieval.budgetMs,
+  );
   const label = outcome.timedOut
     ? 'timeout'
     : outcome.error
@@ -56,7 +63,7 @@ export async function ingestEvent(
       namespace: event.namespace,
       sessionId: event.session_id,
       eventId: event.event_id,
-      query: prompt.slice(0, 4096),
+      query: startsSession ? '(session start)' : prompt.slice(0, 4096),
       recordIds: [...outcome.records],
       scores: [...(outcome.scores ?? [])],
       latencyMs: outcome.latencyMs,

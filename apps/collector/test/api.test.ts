@@ -214,6 +214,34 @@ describe('inline retrieval', () => {
     const tool = await send(c.port, 'POST', '/v1/events?retrieve=true', { body: makeEvent() });
     expect(tool.json.retrieval).toBeUndefined();
   });
+
+  it("gives a new session the project's recent turn summaries with retrieve=session_start", async () => {
+    const namespace = '/actor/dev/project/session-start/';
+    const summary = makeRecord({
+      namespace,
+      observation_type: 'session_summary',
+      title: 'Moved the users table to uuid keys',
+    });
+    await send(c.port, 'POST', '/v1/memories', { body: summary });
+    const start = makeEvent({
+      namespace,
+      kind: 'note',
+      body: { type: 'json', data: { hook: 'SessionStart' } },
+    });
+    const r = await send(c.port, 'POST', '/v1/events?retrieve=session_start', { body: start });
+    expect(r.status).toBe(200);
+    expect(r.json.retrieval.records).toEqual([summary.record_id]);
+    expect(r.json.retrieval.context).toMatch(
+      /^## Prior observations from kiro-learn\n\n### Moved the users table to uuid keys\n/,
+    );
+    const other = makeEvent({
+      namespace: '/actor/dev/project/empty/',
+      kind: 'note',
+      body: { type: 'json', data: {} },
+    });
+    const none = await send(c.port, 'POST', '/v1/events?retrieve=session_start', { body: other });
+    expect(none.json.retrieval).toMatchObject({ context: '', records: [] });
+  });
 });
 
 describe('memories', () => {
@@ -306,7 +334,9 @@ describe('stats, logs and metrics', () => {
       /^kiro_learn_ingest_events_total\{kind="tool_use",outcome="duplicate"\} 1$/m,
     );
     expect(r.text).toMatch(/^kiro_learn_ingest_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
-    expect(r.text).toMatch(/^kiro_learn_retrieval_duration_seconds_count\{outcome="ok"\} 1$/m);
+    expect(r.text).toMatch(
+      /^kiro_learn_retrieval_duration_seconds_count\{outcome="ok"\} [1-9]\d*$/m,
+    );
     expect(r.text).toMatch(/^kiro_learn_extractions_total\{status="ok"\} 1$/m);
     expect(r.text).toMatch(
       /^kiro_learn_buffer_pending_events\{namespace="\/actor\/dev\/project\/payments-api\/"\} \d+$/m,

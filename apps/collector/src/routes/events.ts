@@ -13,7 +13,13 @@ export function eventRoutes(ctx: AppContext): Hono {
   app.post('/', async (c) => {
     const input = await readJson(c, LIMITS.requestBytes);
     const retrieve = c.req.query('retrieve');
-    return c.json(await ingestEvent(ctx, input, retrieve === 'true' || retrieve === '1'));
+    const mode =
+      retrieve === 'true' || retrieve === '1'
+        ? 'prompt'
+        : retrieve === 'session_start'
+          ? 'session_start'
+          : undefined;
+    return c.json(await ingestEvent(ctx, input, mode));
   });
 
   app.get('/', async (c) => {
