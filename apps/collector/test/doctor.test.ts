@@ -52,13 +52,21 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     }
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
-      new RegExp(`✗ extraction paused for ${NS.replaceAll('/', '\\/')}: circuit breaker open after 3 failures \\(last error: .+\\)`),
+      new RegExp(
+        `✗ extraction paused for ${NS.replaceAll('/', '\\/')}: circuit breaker open after 3 failures \\(last error: .+\\)`,
+      ),
     );
     expect(doctor.stdout).toMatch(/→ fix the cause \(kiro-learn logs\); it retries by itself at /);
 
     const status = cli(['status', '--json'], env);
-    const report = JSON.parse(status.stdout) as { projects: Array<{ namespace: string; breaker: string; pending_events: number }> };
-    expect(report.projects).toContainEqual(expect.objectContaining({ namespace: NS, breaker: 'open', pending_events: 1 }));
-    expect(cli(['status'], env).stdout).toMatch(/extraction paused \(breaker open after 3 failures\)/);
+    const report = JSON.parse(status.stdout) as {
+      projects: Array<{ namespace: string; breaker: string; pending_events: number }>;
+    };
+    expect(report.projects).toContainEqual(
+      expect.objectContaining({ namespace: NS, breaker: 'open', pending_events: 1 }),
+    );
+    expect(cli(['status'], env).stdout).toMatch(
+      /extraction paused \(breaker open after 3 failures\)/,
+    );
   });
 });
