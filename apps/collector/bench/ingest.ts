@@ -2,8 +2,8 @@
 // → pending buffer) against a bare hono echo route, same client, same payloads, same run.
 // 1, 8 and 64 concurrent keep-alive clients. Prints req/s, p50 and p99, and the ratio.
 // BENCH_MS sets the run length, BENCH_CLIENTS the client counts (`1,64`), and
-// BENCH_PROFILE=<dir> writes a CPU profile of each server there (read it with
-// `node bench/profile-top.ts <file>`).
+// BENCH_PROFILE=<dir> writes CPU profiles of each server to <dir>/<server>-<clients>/
+// (the main thread's is `*.0.001.cpuprofile`; read it with `node bench/profile-top.ts`).
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -44,12 +44,9 @@ function payload(): string {
 }
 
 async function startServer(mode: string, clients: number) {
+  // One directory per server: worker threads write profiles of their own.
   const profile = PROFILE_DIR
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${PROFILE_DIR}`,
-        `--cpu-prof-name=${mode}-${clients}.cpuprofile`,
-      ]
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${mode}-${clients}`]
     : [];
   const child = spawn(process.execPath, [...process.execArgv, ...profile, SERVER, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
