@@ -62,10 +62,11 @@ export function send(
         return;
       }
       chunks.push(chunk);
-      // The server's close may come a loop turn later: a hook need not wait for it.
+      // The server's close may come a loop turn later: a hook need not wait for it, and
+      // with the whole answer read, closing needs none of an orderly end's stream steps.
       if (isComplete(chunks.length === 1 ? chunk : Buffer.concat(chunks))) {
         finish();
-        socket.end();
+        socket.destroy();
       }
     });
     socket.on('end', () => finish());

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event } from '@kiro-learn/schema';
@@ -42,6 +42,23 @@ describe('spool', () => {
       return 'delivered';
     });
     expect(seen).toEqual(['E3', 'E4', 'E99']);
+  });
+
+  it('keeps the order when a later claim gets an earlier time (same millisecond, clock set back)', async () => {
+    const dir = home();
+    spoolEvent(dir, event(1));
+    // An earlier replay claimed event 1 and stopped; its claim's name is "in the future".
+    renameSync(
+      join(dir, 'spool', 'pending.jsonl'),
+      join(dir, 'spool', 'ZZZZZZZZZZ0000000000000000.claim.jsonl'),
+    );
+    spoolEvent(dir, event(2));
+    const seen: string[] = [];
+    await drainSpool(dir, async (e) => {
+      seen.push(e.event_id);
+      return 'delivered';
+    });
+    expect(seen).toEqual(['E1', 'E2']);
   });
 
   it('drops events the collector refuses for good, and stops at the event limit', async () => {

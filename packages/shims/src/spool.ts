@@ -10,7 +10,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Event } from '@kiro-learn/schema';
 import { hookUlid } from './ulid.js';
 
@@ -40,6 +40,7 @@ export interface DrainOptions {
   deadline?: number;
 }
 
+const CLAIM = '.claim.jsonl';
 const spoolDir = (home: string) => join(home, 'spool');
 const pendingFile = (home: string) => join(spoolDir(home), 'pending.jsonl');
 const droppedFile = (home: string) => join(spoolDir(home), 'dropped');
@@ -114,15 +115,22 @@ export async function drainSpool(
   }
   try {
     // Claimed batches are named by ULID, so they sort oldest first; new events keep
-    // arriving in pending.jsonl meanwhile.
+    // arriving in pending.jsonl meanwhile. Two claims within one millisecond would sort by
+    // their random part: a name that does not sort after the last claim's extends it.
+    const last = spoolFiles(home)
+      .filter((f) => f.endsWith(CLAIM))
+      .map((f) => basename(f, CLAIM))
+      .pop();
+    const ulid = hookUlid();
+    const name = last !== undefined && ulid <= last ? `${last}0` : ulid;
     try {
-      renameSync(pendingFile(home), join(spoolDir(home), `${hookUlid()}.claim.jsonl`));
+      renameSync(pendingFile(home), join(spoolDir(home), `${name}${CLAIM}`));
     } catch {
       // nothing new pending
     }
     const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     let stopped = false;
-    for (const file of spoolFiles(home).filter((f) => f.endsWith('.claim.jsonl'))) {
+    for (const file of spoolFiles(home).filter((f) => f.endsWith(CLAIM))) {
       const lines = readLines(file);
       let index = 0;
       for (; index < lines.length && !stopped; index++) {
