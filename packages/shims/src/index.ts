@@ -11,7 +11,6 @@
 
 export { AUTOSTART_WINDOW_MS, startCollectorInBackground } from './autostart.js';
 export { defaultBundleDir } from './bundles.js';
-export { type ContextRecord, formatContext } from './context.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { buildEvent, type EventContext } from './event.js';
 export {

@@ -1,9 +1,8 @@
 import { hostname } from 'node:os';
 import type { Event } from '@kiro-learn/schema';
-import { DEFAULTS, LIMITS } from '@kiro-learn/schema';
+import { DEFAULTS, LIMITS, scrubEvent } from '@kiro-learn/schema';
 import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-learn/schema/node';
 import { startCollectorInBackground } from './autostart.js';
-import { type ContextRecord, formatContext } from './context.js';
 import { buildEvent } from './event.js';
 import type { MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
@@ -80,9 +79,11 @@ export async function runHook(options: RunOptions): Promise<void> {
       },
     );
 
-    const posted = await postEvent(address, event, hook.retrieve);
+    const retrieval = hook.retrieve ? 'prompt' : hook.startsSession ? 'session_start' : undefined;
+    const posted = await postEvent(address, event, retrieval);
     if (posted.outcome === 'retry') {
-      spoolEvent(home, event);
+      // The spool is a store too: secrets and <private> spans never reach the disk.
+      spoolEvent(home, scrubEvent(event));
       const starting = startCollectorInBackground(home, options.env);
       warn(
         `the collector at ${address.baseUrl} did not take the event (${posted.reason}); ` +
@@ -94,10 +95,6 @@ export async function runHook(options: RunOptions): Promise<void> {
       warn(`the collector refused the ${hook.hook} event: ${posted.reason}`);
     }
     if (posted.context) options.stdout(posted.context);
-    else if (hook.startsSession) {
-      const context = await sessionContext(address, identity.namespace);
-      if (context) options.stdout(context);
-    }
     if (hasSpooled(home)) {
       await drainSpool(home, (spooled) => deliver(address, spooled), {
         maxEvents: REPLAY_EVENTS,
@@ -146,9 +143,14 @@ type Posted =
 async function postEvent(
   address: CollectorAddress,
   event: Event,
-  retrieve: boolean,
+  retrieve?: 'prompt' | 'session_start',
 ): Promise<Posted> {
-  const path = retrieve ? '/v1/events?retrieve=true' : '/v1/events';
+  const path =
+    retrieve === 'prompt'
+      ? '/v1/events?retrieve=true'
+      : retrieve === 'session_start'
+        ? '/v1/events?retrieve=session_start'
+        : '/v1/events';
   let answer: Awaited<ReturnType<typeof send>>;
   try {
     answer = await send(address, 'POST', path, JSON.stringify(event), DEFAULTS.shimTimeoutMs);
@@ -175,27 +177,8 @@ async function postEvent(
 }
 
 async function deliver(address: CollectorAddress, event: Event): Promise<DeliveryOutcome> {
-  const posted = await postEvent(address, event, false);
+  const posted = await postEvent(address, event);
   return posted.outcome;
-}
-
-/** Recent memory of the project, for agents that add session-start output to the context. */
-async function sessionContext(address: CollectorAddress, namespace: string): Promise<string> {
-  try {
-    const query = `namespace=${encodeURIComponent(namespace)}&limit=5`;
-    const answer = await send(address, 'GET', `/v1/memories?${query}`, undefined, 1000);
-    if (answer.status !== 200) return '';
-    const items = (parseJson(answer.body) as { items?: unknown })?.items;
-    if (!Array.isArray(items)) return '';
-    return formatContext(
-      items.filter(
-        (item): item is ContextRecord =>
-          typeof item?.title === 'string' && typeof item?.summary === 'string',
-      ),
-    );
-  } catch {
-    return '';
-  }
 }
 
 function isTransient(status: number): boolean {

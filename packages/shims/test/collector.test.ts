@@ -138,6 +138,34 @@ describe('shim and collector', () => {
     expect((await storedEvents()).filter((event) => event.kind === 'prompt')).toHaveLength(1);
   });
 
+  it("prints the project's latest turn summary at session start", async () => {
+    const summary = {
+      record_id: newRecordId(),
+      namespace: namespace(),
+      strategy: 'builtin',
+      title: 'Users table moved to uuid primary keys',
+      summary: 'Migration 0007 switched users.id to UUID; next: backfill the audit log.',
+      facts: [],
+      concepts: [],
+      files_touched: ['migrations/0007_users_uuid.sql'],
+      observation_type: 'session_summary',
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    const saved = await fetch(url('/v1/memories'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(summary),
+    });
+    expect(saved.status).toBe(200);
+    const ran = await hook({ hook_event_name: 'SessionStart', source: 'startup' });
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toMatch(
+      /^## Prior observations from kiro-learn\n\n### Users table moved to uuid primary keys\n/,
+    );
+  });
+
   it('prints nothing for a tool hook and stores its event', async () => {
     const before = (await storedEvents()).length;
     const ran = await hook({
@@ -156,7 +184,8 @@ describe('shim and collector', () => {
       hook_event_name: 'PostToolUse',
       tool_name: 'Bash',
       tool_input: { command: 'pnpm test' },
-      tool_response: 'down 1',
+      tool_response:
+        'down 1 with ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 <private>my notes</private>',
     });
     const down2 = await hook({ hook_event_name: 'Stop' });
     for (const ran of [down, down2]) {
@@ -170,6 +199,11 @@ describe('shim and collector', () => {
       .split('\n')
       .map((line) => JSON.parse(line).event_id);
     expect(spooled).toHaveLength(2);
+    // What waits on disk for the collector is scrubbed like everything stored.
+    const onDisk = readFileSync(spool, 'utf8');
+    expect(onDisk).not.toContain('ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789');
+    expect(onDisk).not.toContain('my notes');
+    expect(onDisk).toContain('[REDACTED:github_token]');
     await startCollector();
 
     const up = await hook({
