@@ -35,7 +35,12 @@ describe('formatContext', () => {
   });
 
   it('is empty when there is nothing to say', () => {
-    expect(formatContext([], roomy)).toEqual({ context: '', records: [], budgetCut: false });
+    expect(formatContext([], roomy)).toEqual({
+      context: '',
+      records: [],
+      repeats: [],
+      budgetCut: false,
+    });
   });
 
   it('keeps titles and facts on one line so they cannot forge headings', () => {
@@ -83,6 +88,65 @@ describe('formatContext', () => {
       tokens: 12,
       summaryTokens: 400,
     });
-    expect(result).toEqual({ context: '', records: [], budgetCut: true });
+    expect(result).toEqual({ context: '', records: [], repeats: [], budgetCut: true });
+  });
+});
+
+describe('formatContext leaves repeats out', () => {
+  // One turn as an extractor may write it: an error record, then a turn summary and a
+  // discovery that restate it.
+  const error = record({
+    title: 'StripeSignatureVerificationError in stripe.test.ts — fixed in src/webhooks/stripe.ts',
+    summary:
+      '`pnpm vitest run src/webhooks` failed: No signatures found matching the expected signature for payload. Fixed by switching the webhook route to express.raw(). The handler parsed the body with express.json() before constructEvent, so the signature was computed over re-serialized JSON.',
+    facts: [
+      'Failing test: src/webhooks/stripe.test.ts > rejects unsigned payloads',
+      "Fix: src/webhooks/stripe.ts: replaced `router.use(express.json());` with `router.use('/webhooks/stripe', express.raw({ type: 'application/json' }));`",
+    ],
+  });
+  const turn = record({
+    title: 'The Stripe webhook handler returns 400 on every event — fixed',
+    summary:
+      "Request: The Stripe webhook handler returns 400 on every event since yesterday's deploy. Can you find out why?\nModified: src/webhooks/stripe.ts.",
+    facts: [
+      // Both repeat what is already in the context: the summary's own line, the error's fix.
+      'Modified: src/webhooks/stripe.ts',
+      "Fix: src/webhooks/stripe.ts: replaced `router.use(express.json());` with `router.use('/webhooks/stripe', express.raw({ type: 'application/json' }));`",
+      'Ran pnpm vitest run src/webhooks twice; it passed the second time',
+    ],
+  });
+  const discovery = record({
+    title: 'The handler parsed the body with express.json() before constructEvent',
+    summary:
+      'The handler parsed the body with express.json() before constructEvent, so the signature was computed over re-serialized JSON. Fixed by switching the webhook route to express.raw().',
+  });
+  const related = record({
+    title: 'The Stripe webhook secret differs per environment',
+    summary:
+      'Signature verification also fails when STRIPE_WEBHOOK_SECRET is the production secret in staging; each environment has its own endpoint secret.',
+  });
+
+  it('skips a record the context already says, and lets the next one in', () => {
+    const result = formatContext([error, turn, discovery, related], { ...roomy, records: 3 });
+    expect(result.records).toEqual([error, turn, related]);
+    expect(result.repeats).toEqual([discovery]);
+    expect(result.context).not.toContain('### The handler parsed');
+    expect(result.context).toContain('### The Stripe webhook secret differs per environment');
+    expect(result.budgetCut).toBe(false);
+  });
+
+  it('drops the facts a record repeats and keeps the new ones', () => {
+    const { context } = formatContext([error, turn], roomy);
+    expect(context.match(/replaced `router\.use\(express\.json\(\)\);`/g)).toHaveLength(1);
+    expect(context).not.toContain('- Modified: src/webhooks/stripe.ts');
+    expect(context).toContain(
+      '- Ran pnpm vitest run src/webhooks twice; it passed the second time',
+    );
+  });
+
+  it('keeps everything with maxOverlap 1', () => {
+    const result = formatContext([error, turn, discovery], { ...roomy, maxOverlap: 1 });
+    expect(result.records).toEqual([error, turn, discovery]);
+    expect(result.context).toContain('- Modified: src/webhooks/stripe.ts');
   });
 });

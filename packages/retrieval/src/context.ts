@@ -1,4 +1,5 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
+import { overlap, wordPairs } from './overlap.js';
 
 /** The first line of every non-empty context (DESIGN.md §3). */
 export const CONTEXT_HEADER = '## Prior observations from kiro-learn';
@@ -6,20 +7,37 @@ export const CONTEXT_HEADER = '## Prior observations from kiro-learn';
 /** Characters per token for budgeting: the usual estimate for English and code. */
 export const CHARS_PER_TOKEN = 4;
 
-/** Limits on the context block, in estimated tokens. */
+/**
+ * Most of a record's (or a fact's) word pairs the context may already hold before it is
+ * left out as a repeat. One turn's summary, error and discovery records restate each
+ * other; 0.8 leaves the restatements out and keeps records that share a subject but say
+ * something else (see the eval's duplicate groups).
+ */
+export const DEFAULT_MAX_OVERLAP = 0.8;
+
+/** Limits on the context block. */
 export interface ContextBudget {
-  /** The whole context, header included. */
+  /** The whole context in estimated tokens, header included. */
   tokens: number;
-  /** Most one record's summary may take; longer summaries are trimmed. */
+  /** Most tokens one record's summary may take; longer summaries are trimmed. */
   summaryTokens: number;
+  /** Most records placed (default: as many as fit). */
+  records?: number;
+  /**
+   * A record, or a fact, whose word pairs are more than this share in the context already
+   * is left out as a repeat (default DEFAULT_MAX_OVERLAP; 1 keeps everything).
+   */
+  maxOverlap?: number;
 }
 
 /** A formatted context and what went into it. */
 export interface FormattedContext {
   /** The text the agent reads; empty when no record fitted. */
   context: string;
-  /** The records placed, in order (a prefix of the input). */
+  /** The records placed, in input order. */
   records: MemoryRecord[];
+  /** Records left out because the records placed before them already said most of it. */
+  repeats: MemoryRecord[];
   /** The budget trimmed a record or left one out. */
   budgetCut: boolean;
 }
@@ -42,7 +60,9 @@ function trimTo(text: string, max: number): string {
 /**
  * Formats records best first into the context block, adding records until the budget is
  * spent. A summary too long for the space left is trimmed (and facts dropped from the
- * end) rather than the whole record left out.
+ * end) rather than the whole record left out. A record that mostly repeats what is placed
+ * already is skipped, letting the next one in; a fact that repeats its own summary or an
+ * earlier record is dropped.
  *
  * ```
  * ## Prior observations from kiro-learn
@@ -59,37 +79,62 @@ export function formatContext(
   records: readonly MemoryRecord[],
   budget: ContextBudget,
 ): FormattedContext {
-  if (records.length === 0) return { context: '', records: [], budgetCut: false };
+  const maxOverlap = budget.maxOverlap ?? DEFAULT_MAX_OVERLAP;
+  const maxRecords = budget.records ?? Number.POSITIVE_INFINITY;
   let remaining = budget.tokens * CHARS_PER_TOKEN - (CONTEXT_HEADER.length + 1);
   const blocks: string[] = [];
   const placed: MemoryRecord[] = [];
+  const repeats: MemoryRecord[] = [];
+  // Word pairs of everything placed so far, what a candidate is compared with.
+  const said = new Set<string>();
+  const say = (pairs: ReadonlySet<string>) => {
+    for (const pair of pairs) said.add(pair);
+  };
   let budgetCut = false;
   for (const record of records) {
-    const head = `\n### ${oneLine(record.title)}\n\n`;
-    const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
+    if (placed.length >= maxRecords) break;
+    const title = oneLine(record.title);
     const summaryText = record.summary.trim();
+    const facts = record.facts.map((fact) => ({ text: oneLine(fact), pairs: wordPairs(fact) }));
+    const all = new Set([...wordPairs(title), ...wordPairs(summaryText)]);
+    for (const fact of facts) for (const pair of fact.pairs) all.add(pair);
+    if (overlap(all, said) > maxOverlap) {
+      repeats.push(record);
+      continue;
+    }
+    const head = `\n### ${title}\n\n`;
+    const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
     if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
       budgetCut = true;
       break;
     }
     const summary = trimTo(summaryText, room);
     if (summary !== summaryText) budgetCut = true;
+    say(wordPairs(title));
+    say(wordPairs(summary));
     let block = head + summary;
     let separator = '\n\n';
-    for (const fact of record.facts) {
-      const line = `${separator}- ${oneLine(fact)}`;
+    for (const fact of facts) {
+      if (overlap(fact.pairs, said) > maxOverlap) continue;
+      const line = `${separator}- ${fact.text}`;
       if (block.length + line.length + 1 > remaining) {
         budgetCut = true;
         break;
       }
       block += line;
       separator = '\n';
+      say(fact.pairs);
     }
     block += '\n';
     remaining -= block.length;
     blocks.push(block);
     placed.push(record);
   }
-  if (placed.length === 0) return { context: '', records: [], budgetCut };
-  return { context: `${CONTEXT_HEADER}\n${blocks.join('')}`, records: placed, budgetCut };
+  if (placed.length === 0) return { context: '', records: [], repeats, budgetCut };
+  return {
+    context: `${CONTEXT_HEADER}\n${blocks.join('')}`,
+    records: placed,
+    repeats,
+    budgetCut,
+  };
 }

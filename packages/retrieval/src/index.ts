@@ -5,11 +5,12 @@
  * Everything exported here is public API.
  */
 
-// The fixed context format and its token budget.
+// The fixed context format, its token budget and the rule that leaves repeats out.
 export {
   CHARS_PER_TOKEN,
   CONTEXT_HEADER,
   type ContextBudget,
+  DEFAULT_MAX_OVERLAP,
   type FormattedContext,
   formatContext,
 } from './context.js';

@@ -1,5 +1,6 @@
 import { DEFAULTS } from '@kiro-learn/schema';
 import type { ColumnWeights, StorageBackend } from '@kiro-learn/storage';
+import { DEFAULT_MAX_OVERLAP } from './context.js';
 import { RetrievalError } from './errors.js';
 import { DEFAULT_RANK_WEIGHTS, type RankWeights } from './rank.js';
 
@@ -21,6 +22,11 @@ export interface RetrieverOptions {
   columnWeights?: Partial<ColumnWeights>;
   /** Re-ranking bonuses (default DEFAULT_RANK_WEIGHTS). */
   rankWeights?: Partial<RankWeights>;
+  /**
+   * A record, or a fact, whose word pairs are more than this share in the context already
+   * is left out as a repeat (default DEFAULT_MAX_OVERLAP, 0.8; 1 keeps every record).
+   */
+  maxOverlap?: number;
   /** Records scoring below this share of the best record's score are left out as noise (default 0.3). */
   minRelativeScore?: number;
   /** Longest prompt read, in characters; the rest is ignored (default 16000). */
@@ -75,6 +81,7 @@ export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOpti
     columnWeights: Object.freeze({ ...DEFAULT_SEARCH_WEIGHTS, ...options.columnWeights }),
     rankWeights: Object.freeze({ ...DEFAULT_RANK_WEIGHTS, ...options.rankWeights }),
     minRelativeScore: options.minRelativeScore ?? 0.3,
+    maxOverlap: positive('maxOverlap', options.maxOverlap, DEFAULT_MAX_OVERLAP),
     maxQueryChars: Math.floor(positive('maxQueryChars', options.maxQueryChars, 16_000)),
     maxSessions: Math.floor(positive('maxSessions', options.maxSessions, 1000)),
     log: options.log ?? true,

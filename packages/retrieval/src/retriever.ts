@@ -93,7 +93,12 @@ export function createRetriever(options: RetrieverOptions): Retriever {
   const opts = resolveOptions(options);
   const { storage } = opts;
   const seenRecords = new SeenRecords(storage, opts.maxSessions);
-  const budget = { tokens: opts.contextTokens, summaryTokens: opts.summaryTokens };
+  const budget = {
+    tokens: opts.contextTokens,
+    summaryTokens: opts.summaryTokens,
+    records: opts.maxRecords,
+    maxOverlap: opts.maxOverlap,
+  };
   const logging = new Set<Promise<void>>();
 
   async function rank(namespace: string | undefined, prompt: string, limit: number) {
@@ -126,6 +131,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       budgetCut: false,
     };
     let seen: Map<string, string> | undefined;
+    let repeats: MemoryRecord[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
       const expired = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -145,14 +151,15 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         outcome = { ...outcome, timedOut: true };
       } else {
         seen = result.selection.seen;
-        const placed = result.format.records.length;
+        const scoreOf = new Map(result.selection.ranked.map((hit) => [hit.record, hit.score]));
         outcome = {
           ...outcome,
           context: result.format.context,
           records: result.format.records.map((record) => record.record_id),
-          scores: result.selection.ranked.slice(0, placed).map((hit) => hit.score),
+          scores: result.format.records.map((record) => scoreOf.get(record) ?? 0),
           budgetCut: result.format.budgetCut,
         };
+        repeats = result.format.repeats;
       }
     } catch (error) {
       opts.onError(error);
@@ -163,6 +170,9 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const latencyMs = performance.now() - started;
     const injectedAt = new Date(opts.now()).toISOString();
     for (const id of outcome.records) seen?.set(id, injectedAt);
+    // The agent has what a repeat says, so a later prompt of the session need not bring it.
+    // Held in memory only: the log lists what was injected, so a restart forgets these.
+    for (const record of repeats) seen?.set(record.record_id, injectedAt);
     if (opts.log && (kind === 'session' || query !== '')) {
       const write = (async () => {
         await storage.logRetrieval({
@@ -202,7 +212,8 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const fresh = ranked.filter(
           (hit) => hit.score >= floor && (!seen || isFresh(hit.record, seen)),
         );
-        return { ranked: fresh.slice(0, opts.maxRecords), seen };
+        // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
+        return { ranked: fresh, seen };
       });
     },
 
@@ -221,7 +232,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           }
         }
         for (const record of fresh) chosen.add(record);
-        const records = [...chosen].slice(0, opts.maxRecords);
+        const records = [...chosen];
         // Scores here only record the order chosen: 1 for the first, falling evenly.
         const ranked = records.map((record, i) => ({ record, score: 1 - i / records.length }));
         return { ranked, seen };

@@ -116,6 +116,26 @@ describe('retrieve', () => {
     expect((await ask('s1')).records).toEqual([hit.record_id]);
   });
 
+  it('injects one of two records that say the same, and not the other later in the session', async () => {
+    const storage = await openTemp();
+    const [first, twin] = [webhook(), webhook()];
+    const secret = record({
+      title: 'Stripe webhook secret differs per environment',
+      summary: 'Signature checks fail in staging with the production STRIPE_WEBHOOK_SECRET.',
+    });
+    for (const r of [first, twin, secret]) await storage.putRecord(r);
+    const retriever = createRetriever({ storage });
+    const ask = () =>
+      retriever.retrieve({ namespace: NS, prompt: 'stripe webhook signature', sessionId: 's' });
+
+    const result = await ask();
+    expect(result.records).toHaveLength(2);
+    expect(result.records).toContain(secret.record_id);
+    expect(result.context.match(/### Stripe webhook needs the raw body/g)).toHaveLength(1);
+    expect(result.scores).toHaveLength(2);
+    expect((await ask()).records).toEqual([]);
+  });
+
   it('never returns another namespace, whatever its name', async () => {
     const storage = await openTemp();
     const mine = '/actor/a_b/project/p%1/';
