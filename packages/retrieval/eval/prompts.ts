@@ -19,11 +19,14 @@ export interface EvalPrompt {
   project: EvalRecord['project'];
   kind: PromptKind;
   prompt: string;
-  /** Keys of the records that answer it. */
+  /** Keys of the records that answer it (records restating one of them count as well). */
   relevant: string[];
 }
 
 type Row = [PromptKind, string, string[]];
+
+/** The three records the old built-in extractor wrote for one failing-then-fixed turn. */
+const turn = (key: string) => [`${key}-error`, `${key}-summary`, `${key}-discovery`];
 
 const of =
   (project: EvalRecord['project']) =>
@@ -39,6 +42,16 @@ export const PROMPTS: readonly EvalPrompt[] = [
     ],
     ['field', 'where do we configure how many connections postgres gets', ['sf-pg-pool']],
     ['identifier', 'createUser is letting duplicate emails through again', ['sf-createUser']],
+    ['plain', 'the cart page returns 500 for a customer again', turn('sf-cart-total')],
+    ['identifier', 'TypeError reading priceCents in src/cart/total.ts', turn('sf-cart-total')],
+    ['plain', 'postgres connection pool timeouts under load', ['sf-pg-pool', 'sf-pg-pool-40']],
+    ['plain', 'the cart page crashes for restored carts, null quantity', turn('sf-cart-quantity')],
+    [
+      'plain',
+      'why did the cart total crash last time',
+      [...turn('sf-cart-total'), ...turn('sf-cart-quantity')],
+    ],
+    ['stem', 'pool exhausted again at 400 VUs, what did we change', ['sf-pg-pool-40']],
     ['identifier', 'rate_limit middleware returns 429 for pro plan users, why?', ['sf-rate-limit']],
     [
       'chatty',
@@ -191,6 +204,17 @@ export const PROMPTS: readonly EvalPrompt[] = [
     ['plain', 'where do we store airflow connections', ['pl-secrets']],
     ['paraphrase', 'can I run the whole pipeline on my laptop', ['pl-local-dev']],
     ['field', "what's next after the march backfill", ['pl-session-summary-1']],
+    [
+      'chatty',
+      "the revenue dag blew up overnight on the currency step, some KeyError for an old currency code I think, didn't we handle this already?",
+      turn('pl-fx-unknown'),
+    ],
+    [
+      'paraphrase',
+      'how are orders in currencies that no longer exist converted',
+      turn('pl-fx-unknown'),
+    ],
+    ['plain', 'sessions job OOM killed during the merge', ['pl-memory-sessions']],
     ['paraphrase', 'is it safe to rerun a load for the same day', ['pl-idempotent-loads']],
     [
       'paraphrase',
@@ -251,6 +275,9 @@ export const PROMPTS: readonly EvalPrompt[] = [
       ['lg-fuzz'],
     ],
     ['identifier', 'nil pointer panic in CreateTransfer', ['lg-nil-pointer']],
+    ['identifier', 'TestSplitFee fails with ErrUnbalanced', turn('lg-split-rounding')],
+    ['plain', 'deadlock when capturing a hold', ['lg-hold-lock']],
+    ['paraphrase', "the fee shares don't add up to the fee", turn('lg-split-rounding')],
     ['plain', 'token bucket settings per client', ['lg-rate-limit']],
     ['plain', 'how do services authenticate each other', ['lg-mtls']],
     ['paraphrase', 'can an account go negative with concurrent transfers', ['lg-serializable']],

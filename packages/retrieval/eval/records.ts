@@ -1,4 +1,5 @@
 import type { ObservationType } from '@kiro-learn/schema';
+import { DUPLICATES } from './duplicates.ts';
 
 /** One labelled memory record: a key for the prompts to point at, its project and age. */
 export interface EvalRecord {
@@ -11,6 +12,8 @@ export interface EvalRecord {
   concepts: string[];
   files: string[];
   daysAgo: number;
+  /** The record this one restates (see duplicates.ts): both are one piece of knowledge. */
+  restates?: string;
 }
 
 type Row = [string, ObservationType, string, string, string[], string[], string[], number];
@@ -1579,5 +1582,5 @@ const ledger = project('ledger')([
   ],
 ]);
 
-/** Every labelled record (151 over 3 projects). */
-export const RECORDS: readonly EvalRecord[] = [...shopfront, ...pipeline, ...ledger];
+/** Every labelled record (171 over 3 projects; 13 restate another, see duplicates.ts). */
+export const RECORDS: readonly EvalRecord[] = [...shopfront, ...pipeline, ...ledger, ...DUPLICATES];

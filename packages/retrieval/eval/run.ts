@@ -1,15 +1,27 @@
 // pnpm eval: recall@1, recall@5 and MRR of the plain original algorithm (OR of quoted
-// terms, BM25) beside ours, on the labelled set in this folder. Prints; asserts nothing.
-// `node eval/run.ts --misses` also lists the prompts ours does not rank first.
+// terms, BM25) beside ours, on the labelled set in this folder; then the same for the
+// context retrieve() injects, where records restating each other count as one. Prints;
+// asserts nothing. `node eval/run.ts --misses` also lists the prompts ours does not rank first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRetriever, type RankWeights } from '@kiro-learn/retrieval';
+import { CHARS_PER_TOKEN, createRetriever, type RankWeights } from '@kiro-learn/retrieval';
 import { buildNamespace, type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
 import { type ColumnWeights, DEFAULT_COLUMN_WEIGHTS, openSqliteStorage } from '@kiro-learn/storage';
 import Database from 'better-sqlite3';
-import { type EvalPrompt, PROMPTS } from './prompts.ts';
+import { type EvalPrompt, PROMPTS as LABELLED } from './prompts.ts';
 import { RECORDS } from './records.ts';
+
+/** A record's duplicate group: the record it restates, or itself. */
+const groupOf = new Map(RECORDS.map((r) => [r.key, r.restates ?? r.key]));
+/** A record restating a relevant record answers the prompt as well. */
+const PROMPTS: readonly EvalPrompt[] = LABELLED.map((p) => {
+  const groups = new Set(p.relevant.map((key) => groupOf.get(key)));
+  return {
+    ...p,
+    relevant: RECORDS.filter((r) => groups.has(groupOf.get(r.key))).map((r) => r.key),
+  };
+});
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
 const DAY = 86_400_000;
@@ -78,10 +90,13 @@ interface Scores {
   mrr: number;
 }
 
-/** recall@k counts relevant records in the top k out of min(k, relevant); MRR uses the first relevant. */
+/**
+ * recall@k counts distinct relevant records in the top k out of min(k, relevant); MRR uses
+ * the first relevant.
+ */
 function score(ranked: readonly string[], relevant: readonly string[]): Scores {
   const recall = (k: number) =>
-    ranked.slice(0, k).filter((key) => relevant.includes(key)).length /
+    new Set(ranked.slice(0, k).filter((key) => relevant.includes(key))).size /
     Math.min(k, relevant.length);
   const first = ranked.findIndex((key) => relevant.includes(key));
   return { r1: recall(1), r5: recall(5), mrr: first < 0 ? 0 : 1 / (first + 1) };
@@ -178,37 +193,70 @@ async function main(): Promise<void> {
         `${pad(`  ${kind}`, 46)}${num(pick(plain).mrr)}${num(pick(best).mrr)}${String(n).padStart(5)}`,
       );
     }
-    // What the agent actually gets: retrieve() with its budgets and noise floor.
+    // What the agent actually gets: retrieve() with its budgets, noise floor and repeat
+    // rule. Records restating each other are one piece of knowledge here: recall@k counts
+    // relevant groups among the first k blocks, precision counts each relevant group once,
+    // a repeat is a block whose group came earlier, and a record is lost when the rule left
+    // it out and no record of its group is in the context (against the row without the rule).
+    const columns = ['records', 'tokens', 'recall', 'r@1', 'r@5', 'MRR', 'precision', 'repeats'];
     console.log(
-      `\ncontext injected by retrieve()${' '.repeat(16)}${'records'.padStart(9)}${'recall'.padStart(9)}${'precision'.padStart(10)}`,
+      `\ncontext injected by retrieve(), per prompt${' '.repeat(4)}${[...columns, 'lost'].map((h) => h.padStart(9)).join('')}`,
     );
-    for (const [name, minRelativeScore] of [
-      ['without a noise floor', 0],
-      ['ours (noise floor 0.3 of the best score)', undefined],
+    let withoutRule: Array<Array<string | undefined>> = [];
+    for (const [name, minRelativeScore, maxOverlap] of [
+      ['without noise floor or repeat rule', 0, 1],
+      ['noise floor 0.3, no repeat rule', undefined, 1],
+      ['repeat rule 0.6', undefined, 0.6],
+      ['repeat rule 0.7', undefined, 0.7],
+      ['ours (noise floor, repeat rule 0.8)', undefined, undefined],
+      ['repeat rule 0.9', undefined, 0.9],
     ] as const) {
       const retriever = createRetriever({
         storage,
         now: () => NOW,
         log: false,
         ...(minRelativeScore === undefined ? {} : { minRelativeScore }),
+        ...(maxOverlap === undefined ? {} : { maxOverlap }),
       });
-      let injected = 0;
-      let relevantInjected = 0;
-      let recall = 0;
-      for (const p of PROMPTS) {
+      const sums = { records: 0, tokens: 0, recall: 0, precision: 0, repeats: 0, lost: 0 };
+      const rows: Scores[] = [];
+      const contexts: Array<Array<string | undefined>> = [];
+      for (const [i, p] of PROMPTS.entries()) {
         const result = await retriever.retrieve({
           namespace: namespaceOf(p.project),
           prompt: p.prompt,
         });
         const keys = result.records.map((id) => keyOf.get(id));
-        const hits = keys.filter((key) => key !== undefined && p.relevant.includes(key)).length;
-        injected += keys.length;
-        relevantInjected += hits;
-        recall += hits / p.relevant.length;
+        contexts.push(keys);
+        const groups = keys.map((key) => groupOf.get(key ?? '') ?? '?');
+        const distinct = [...new Set(groups)];
+        const wanted = [...new Set(p.relevant.map((key) => groupOf.get(key)!))];
+        const found = distinct.filter((g) => wanted.includes(g)).length;
+        rows.push(score(groups, wanted));
+        sums.records += keys.length;
+        sums.tokens += result.context.length / CHARS_PER_TOKEN;
+        sums.recall += found / wanted.length;
+        sums.precision += keys.length === 0 ? 0 : found / keys.length;
+        sums.repeats += keys.length - distinct.length;
+        if (maxOverlap !== 1) {
+          sums.lost += (withoutRule[i] ?? []).filter(
+            (key) => !groups.includes(groupOf.get(key ?? '') ?? '?'),
+          ).length;
+        }
+        if (process.argv.includes('--repeats') && keys.length > distinct.length)
+          console.log(`    ${name}: ${p.prompt}\n      ${keys.join(', ')}`);
       }
-      console.log(
-        `${pad(`  ${name}`, 46)}${(injected / PROMPTS.length).toFixed(1).padStart(9)}${num(recall / PROMPTS.length)}${(relevantInjected / injected).toFixed(3).padStart(10)}`,
-      );
+      if (maxOverlap === 1) withoutRule = contexts;
+      const n = PROMPTS.length;
+      const m = mean(rows);
+      const cells = [
+        (sums.records / n).toFixed(2),
+        (sums.tokens / n).toFixed(0),
+        ...[sums.recall / n, m.r1, m.r5, m.mrr, sums.precision / n].map((x) => x.toFixed(3)),
+        (sums.repeats / n).toFixed(2),
+        maxOverlap === 1 ? '-' : String(sums.lost),
+      ];
+      console.log(`${pad(`  ${name}`, 46)}${cells.map((c) => c.padStart(9)).join('')}`);
     }
 
     const worse = best.filter((row, i) => row.scores.mrr < plain[i]!.scores.mrr).length;
