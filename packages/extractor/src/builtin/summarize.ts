@@ -1,4 +1,4 @@
-import { bodyText } from '@kiro-learn/schema';
+import { bodyText, LIMITS } from '@kiro-learn/schema';
 import type { RecordDraft } from '../records.js';
 import { oneLine, truncate } from '../text.js';
 import {
@@ -59,11 +59,8 @@ function keyOf(tool: ToolUse): string {
   return tool.command ?? `${tool.name} ${tool.files.join(',')}`;
 }
 
-/** `pnpm test` failed (exit 1; 1 failed, 11 passed of 12) */
-function describeRun(tool: ToolUse): string {
-  const subject = tool.command
-    ? code(tool.command)
-    : `${tool.name}${tool.files.length ? ` on ${list(tool.files)}` : ''}`;
+/** `failed (exit 1; 1 failed, 11 passed of 12)`, or just `failed` without the detail. */
+function verdictOf(tool: ToolUse, detailed = true): string {
   const counts = countsOf(tool);
   const detail = [
     tool.exitCode !== undefined && tool.exitCode !== 0 ? `exit ${tool.exitCode}` : '',
@@ -78,14 +75,30 @@ function describeRun(tool: ToolUse): string {
         ? 'passed'
         : 'succeeded'
       : 'ran';
-  return `${subject} ${verdict}${detail ? ` (${detail})` : ''}`;
+  return `${verdict}${detailed && detail ? ` (${detail})` : ''}`;
 }
 
-/** src/a.ts (Keep the raw body): replaced `x` with `y` */
-function describeEdit(tool: ToolUse): string {
+function subjectOf(tool: ToolUse): string {
+  return tool.command
+    ? code(tool.command)
+    : `${tool.name}${tool.files.length ? ` on ${list(tool.files)}` : ''}`;
+}
+
+/** `pnpm test` failed (exit 1; 1 failed, 11 passed of 12) */
+function describeRun(tool: ToolUse): string {
+  return `${subjectOf(tool)} ${verdictOf(tool)}`;
+}
+
+/** Ends text as a sentence: error messages often end in `?` or `.` already. */
+function sentence(text: string): string {
+  return /[.?!…]$/.test(text) ? text : `${text}.`;
+}
+
+/** src/a.ts (Keep the raw body): replaced `x` with `y`; without the change when `brief`. */
+function describeEdit(tool: ToolUse, brief = false): string {
   const where = tool.files.length ? list(tool.files) : tool.name;
   const why = tool.purpose ? ` (${truncate(tool.purpose, 160)})` : '';
-  const change = tool.change;
+  const change = brief ? undefined : tool.change;
   let what = '';
   if (change?.before !== undefined && change.after !== undefined) {
     what = `: replaced ${code(change.before)} with ${code(change.after)}`;
@@ -143,39 +156,46 @@ function testFiles(tests: readonly string[]): string[] {
     .filter((file): file is string => file?.includes('/') === true);
 }
 
-function errorDraft(failure: Failure, answer: string, promptId: string | undefined): RecordDraft {
+/** `StripeSignatureVerificationError in src/a.test.ts > rejects unsigned payloads` */
+function failureHeadline(failure: Failure): string {
   const first = failure.first;
   const subject = failure.tests[0] ?? (first.command ? code(first.command, 80) : first.name);
   const cause =
     (failure.message && (errorName(failure.message) ?? truncate(failure.message, 80))) ??
     (first.exitCode !== undefined ? `exit ${first.exitCode}` : 'failure');
-  const editFiles = [...new Set(failure.edits.flatMap((edit) => edit.files))];
-  const title = `${cause} in ${subject} — ${failure.fixedBy ? `fixed${editFiles.length ? ` in ${list(editFiles, 2)}` : ''}` : 'unresolved'}`;
-  const summary = [`${describeRun(first)}.`];
-  if (failure.tests.length) summary.push(`Failing: ${failure.tests.join('; ')}.`);
-  if (failure.message) summary.push(`Error: ${failure.message}`);
+  return `${cause} in ${subject}`;
+}
+
+const editedFiles = (failure: Failure) => [...new Set(failure.edits.flatMap((edit) => edit.files))];
+
+/**
+ * The record of one failure: the failing run, the error message, the failing tests, the
+ * edits (with their code) and the run that confirmed the fix. The turn's request and the
+ * agent's explanation live in the turn summary, not here.
+ */
+function errorDraft(failure: Failure, promptId: string | undefined): RecordDraft {
+  const first = failure.first;
+  const editFiles = editedFiles(failure);
+  const title = `${failureHeadline(failure)} — ${failure.fixedBy ? `fixed${editFiles.length ? ` in ${list(editFiles, 2)}` : ''}` : 'unresolved'}`;
+  const summary = [
+    sentence(failure.message ? `${describeRun(first)}: ${failure.message}` : describeRun(first)),
+  ];
   if (failure.fixedBy) {
     summary.push(
-      failure.edits.length
-        ? `Fixed by editing ${failure.edits.map(describeEdit).join('; ')}.`
-        : 'Fixed without an edit in this turn (a retry or another command).',
-      `Afterwards ${describeRun(failure.fixedBy)}.`,
+      `${failure.edits.length ? `Fixed by editing ${list(editFiles, 3)}` : 'Fixed without an edit in this turn (a retry or another command)'}; afterwards ${describeRun(failure.fixedBy)}.`,
     );
   } else if (failure.edits.length) {
     summary.push(
-      `Edited after the failure, not yet confirmed by a passing run: ${failure.edits.map(describeEdit).join('; ')}.`,
+      `Edited ${list(editFiles, 3)} after the failure, not yet confirmed by a passing run.`,
     );
   } else summary.push('Not fixed in this turn.');
-  if (answer) summary.push(`Agent's explanation: ${answer}`);
+  // The title names the first failing test unless the title is too long to keep it.
+  const inTitle = title.length <= LIMITS.titleLength ? failure.tests[0] : undefined;
   const facts = [
-    first.command ? `Command: ${first.command}` : `Tool: ${first.name}`,
-    describeRun(first),
-    ...failure.tests.map((test) => `Failing test: ${test}`),
-    ...(failure.message ? [`Error: ${failure.message}`] : []),
+    ...failure.tests.filter((test) => test !== inTitle).map((test) => `Failing test: ${test}`),
     ...failure.edits.map(
       (edit) => `${failure.fixedBy ? 'Fix' : 'Attempted fix'}: ${describeEdit(edit)}`,
     ),
-    ...(failure.fixedBy ? [`After the fix: ${describeRun(failure.fixedBy)}`] : []),
   ];
   const name = failure.message ? errorName(failure.message) : undefined;
   return {
@@ -198,24 +218,37 @@ function errorDraft(failure: Failure, answer: string, promptId: string | undefin
   };
 }
 
-/** Distinct command runs in order, repeats of the same command and verdict folded. */
-function runLines(tools: readonly ToolUse[]): string[] {
-  const lines: string[] = [];
+/**
+ * One line per distinct command, its verdicts in order (`pnpm test` failed, then passed).
+ * A run an error record describes gets its bare verdict here; others keep their detail.
+ */
+function runLines(tools: readonly ToolUse[], described: ReadonlySet<ToolUse>): string[] {
+  const verdicts = new Map<string, string[]>();
   for (const tool of tools) {
     if (tool.action !== 'command') continue;
-    const line = describeRun(tool);
-    if (lines.at(-1) !== line) lines.push(line);
+    const subject = subjectOf(tool);
+    const verdict = verdictOf(tool, !described.has(tool));
+    const seen = verdicts.get(subject);
+    if (!seen) verdicts.set(subject, [verdict]);
+    else if (seen.at(-1) !== verdict) seen.push(verdict);
   }
-  return lines;
+  return [...verdicts].map(([subject, seen]) => `${subject} ${seen.join(', then ')}`);
 }
 
 const RUNNERS =
   /\b(vitest|jest|mocha|pytest|cargo|go|npm|pnpm|yarn|bun|deno|make|gradle|mvn|tsc|eslint|biome|docker|git)\b/g;
 
+// An answer longer than this gets its own discovery record; the turn summary keeps its lead.
+const LONG_ANSWER = 600;
+
 /**
- * The records one turn deserves: a `session_summary` always (when the turn did anything),
- * an `error` per distinct failure (with its fix when a later run passed), and a
- * `discovery` for the agent's closing explanation when it gave one about real work.
+ * The records one turn deserves, each saying what the others do not:
+ * - a `session_summary` (when the turn did anything): the request, the outcome, the files
+ *   read and modified, the commands and their verdicts, and each error in one line;
+ * - an `error` per distinct failure: the failing run, the message, the failing tests, the
+ *   fix with its code and the run that confirmed it;
+ * - a `discovery` only for a long closing explanation about real work: the summary keeps
+ *   its first sentence, the discovery the whole of it.
  */
 export function summarizeTurn(turn: Turn): RecordDraft[] {
   const tools = turn.events.map(readToolUse).filter((tool): tool is ToolUse => tool !== undefined);
@@ -226,10 +259,16 @@ export function summarizeTurn(turn: Turn): RecordDraft[] {
   const reads = [...new Set(tools.filter((t) => t.action === 'read').flatMap((t) => t.files))];
   const edits = tools.filter((t) => t.action === 'write' && t.ok !== false);
   const written = [...new Set(edits.flatMap((t) => t.files))];
-  const runs = runLines(tools);
   const failures = findFailures(tools);
   const fixed = failures.filter((failure) => failure.fixedBy);
+  // What the error records describe in full, so the turn summary only names it.
+  const inErrors = new Set(
+    failures.flatMap((f) => [f.first, ...f.edits, ...(f.fixedBy ? [f.fixedBy] : [])]),
+  );
+  const runs = runLines(tools, inErrors);
   const promptId = turn.prompt?.event_id;
+  const workedOn = edits.length > 0 || failures.length > 0 || reads.length > 0;
+  const discovery = answer.length > LONG_ANSWER && workedOn;
 
   const activity = [
     written.length ? `Edited ${list(written, 2)}` : '',
@@ -257,28 +296,24 @@ export function summarizeTurn(turn: Turn): RecordDraft[] {
 
   const summary: string[] = [];
   if (request) summary.push(`Request: ${truncate(request, 800)}`);
-  if (answer) summary.push(`Outcome: ${truncate(oneLine(answer), 1500)}`);
-  if (reads.length) summary.push(`Read: ${list(reads, 8)}.`);
-  if (edits.length) summary.push(`Modified: ${edits.map(describeEdit).join('; ')}.`);
-  if (runs.length) summary.push(`Ran: ${runs.join('; then ')}.`);
-  for (const failure of failures) {
-    const what = failure.message ?? failure.tests[0] ?? describeRun(failure.first);
+  if (answer)
     summary.push(
-      `Error: ${what} — ${failure.fixedBy ? `fixed${failure.edits.length ? ` by editing ${list([...new Set(failure.edits.flatMap((e) => e.files))], 3)}` : ''}` : 'unresolved at the end of the turn'}.`,
+      `Outcome: ${discovery ? firstSentence(answer, 300) : truncate(oneLine(answer), 1500)}`,
+    );
+  if (!request && !answer) summary.push(sentence(headline));
+  for (const failure of failures) {
+    const files = editedFiles(failure);
+    summary.push(
+      `Error: ${failureHeadline(failure)} — ${failure.fixedBy ? `fixed${files.length ? ` by editing ${list(files, 3)}` : ''}` : 'unresolved at the end of the turn'}.`,
     );
   }
   if (!turn.end) summary.push('(The turn had not ended when this was written.)');
-  if (summary.length === 1 && request) summary.push('No tools were used.');
+  if (summary.length === 1 && request && tools.length === 0) summary.push('No tools were used.');
 
   const facts = [
-    ...(request ? [`User asked: ${request}`] : []),
     ...(reads.length ? [`Read: ${reads.join(', ')}`] : []),
-    ...edits.map((edit) => `Modified ${describeEdit(edit)}`),
-    ...runs,
-    ...failures.flatMap((failure) => [
-      ...failure.tests.map((test) => `Failing test: ${test}`),
-      ...(failure.message ? [`Error: ${failure.message}`] : []),
-    ]),
+    ...edits.map((edit) => `Modified ${describeEdit(edit, inErrors.has(edit))}`),
+    ...runs.map((run) => `Ran ${run}`),
   ];
   const commands = tools.flatMap((t) => (t.command ? [t.command] : [])).join(' ');
   const concepts = [
@@ -302,16 +337,16 @@ export function summarizeTurn(turn: Turn): RecordDraft[] {
       files: [...written, ...reads],
       sources: turn.events.map((event) => event.event_id),
     },
-    ...failures.map((failure) => errorDraft(failure, oneLine(answer), promptId)),
+    ...failures.map((failure) => errorDraft(failure, promptId)),
   ];
-  if (answer.length >= 40 && (edits.length > 0 || failures.length > 0 || reads.length > 0)) {
+  if (discovery) {
     const mentioned = [...written, ...reads].filter((file) =>
       answer.includes(file.split('/').at(-1)!),
     );
     drafts.push({
       type: 'discovery',
       title: firstSentence(answer, 200),
-      summary: `${answer}${request ? `\n(While working on: ${truncate(request, 300)})` : ''}`,
+      summary: answer,
       facts: [],
       concepts: concepts.filter((c) => c !== 'tests'),
       files: mentioned.length ? mentioned : written,
