@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     // it out and no record of its group is in the context (against the row without the rule).
     const columns = ['records', 'tokens', 'recall', 'r@1', 'r@5', 'MRR', 'precision', 'repeats'];
     console.log(
-      `\ncontext injected by retrieve(), per prompt${' '.repeat(4)}${[...columns, 'lost'].map((h) => h.padStart(9)).join('')}`,
+      `\ncontext injected by retrieve(), per prompt${' '.repeat(4)}${[...columns, 'lost'].map((h) => h.padStart(10)).join('')}`,
     );
     let withoutRule: Array<Array<string | undefined>> = [];
     for (const [name, minRelativeScore, maxOverlap] of [
@@ -256,7 +256,7 @@ async function main(): Promise<void> {
         (sums.repeats / n).toFixed(2),
         maxOverlap === 1 ? '-' : String(sums.lost),
       ];
-      console.log(`${pad(`  ${name}`, 46)}${cells.map((c) => c.padStart(9)).join('')}`);
+      console.log(`${pad(`  ${name}`, 46)}${cells.map((c) => c.padStart(10)).join('')}`);
     }
 
     const worse = best.filter((row, i) => row.scores.mrr < plain[i]!.scores.mrr).length;

@@ -107,7 +107,9 @@ describe('formatContext leaves repeats out', () => {
   const turn = record({
     title: 'The Stripe webhook handler returns 400 on every event — fixed',
     summary:
-      "Request: The Stripe webhook handler returns 400 on every event since yesterday's deploy. Can you find out why?\nModified: src/webhooks/stripe.ts.",
+      "Request: The Stripe webhook handler returns 400 on every event since yesterday's deploy. Can you find out why?\n" +
+      'Error: No signatures found matching the expected signature for payload. Fixed by switching the webhook route to express.raw().\n' +
+      'Modified: src/webhooks/stripe.ts.',
     facts: [
       // Both repeat what is already in the context: the summary's own line, the error's fix.
       'Modified: src/webhooks/stripe.ts',
@@ -135,8 +137,12 @@ describe('formatContext leaves repeats out', () => {
     expect(result.budgetCut).toBe(false);
   });
 
-  it('drops the facts a record repeats and keeps the new ones', () => {
+  it('drops the summary lines and facts a record repeats and keeps the new ones', () => {
     const { context } = formatContext([error, turn], roomy);
+    expect(context).toContain(
+      "### The Stripe webhook handler returns 400 on every event — fixed\n\nRequest: The Stripe webhook handler returns 400 on every event since yesterday's deploy. Can you find out why?\nModified: src/webhooks/stripe.ts.\n",
+    );
+    expect(context.match(/No signatures found/g)).toHaveLength(1);
     expect(context.match(/replaced `router\.use\(express\.json\(\)\);`/g)).toHaveLength(1);
     expect(context).not.toContain('- Modified: src/webhooks/stripe.ts');
     expect(context).toContain(

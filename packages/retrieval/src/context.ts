@@ -24,8 +24,8 @@ export interface ContextBudget {
   /** Most records placed (default: as many as fit). */
   records?: number;
   /**
-   * A record, or a fact, whose word pairs are more than this share in the context already
-   * is left out as a repeat (default DEFAULT_MAX_OVERLAP; 1 keeps everything).
+   * A record, a summary line or a fact whose word pairs are more than this share in the
+   * context already is left out as a repeat (default DEFAULT_MAX_OVERLAP; 1 keeps everything).
    */
   maxOverlap?: number;
 }
@@ -61,8 +61,8 @@ function trimTo(text: string, max: number): string {
  * Formats records best first into the context block, adding records until the budget is
  * spent. A summary too long for the space left is trimmed (and facts dropped from the
  * end) rather than the whole record left out. A record that mostly repeats what is placed
- * already is skipped, letting the next one in; a fact that repeats its own summary or an
- * earlier record is dropped.
+ * already is skipped, letting the next one in; a summary line that repeats an earlier
+ * record, and a fact that repeats its own summary or an earlier record, are dropped.
  *
  * ```
  * ## Prior observations from kiro-learn
@@ -94,14 +94,17 @@ export function formatContext(
   for (const record of records) {
     if (placed.length >= maxRecords) break;
     const title = oneLine(record.title);
-    const summaryText = record.summary.trim();
     const facts = record.facts.map((fact) => ({ text: oneLine(fact), pairs: wordPairs(fact) }));
-    const all = new Set([...wordPairs(title), ...wordPairs(summaryText)]);
+    const all = new Set([...wordPairs(title), ...wordPairs(record.summary)]);
     for (const fact of facts) for (const pair of fact.pairs) all.add(pair);
     if (overlap(all, said) > maxOverlap) {
       repeats.push(record);
       continue;
     }
+    // Summary lines earlier records already said are left out as well, unless that is all of it.
+    const lines = record.summary.trim().split('\n');
+    const fresh = lines.filter((line) => overlap(wordPairs(line), said) <= maxOverlap);
+    const summaryText = (fresh.length > 0 ? fresh : lines).join('\n').trim();
     const head = `\n### ${title}\n\n`;
     const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
     if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
