@@ -51,16 +51,25 @@ async function startServer(mode: string, clients: number) {
   const child = spawn(process.execPath, [...process.execArgv, ...profile, SERVER, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<number>((resolve) =>
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
-  );
-  // A profile is written only on a normal exit, which server.ts makes of SIGTERM.
+  const lines: string[] = [];
+  const port = await new Promise<number>((resolve) => {
+    child.stdout.on('data', (d) => {
+      lines.push(...String(d).trim().split('\n'));
+      if (lines.length === 1) resolve(Number(lines[0]));
+    });
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = () => {
-    child.kill(profile.length ? 'SIGTERM' : 'SIGKILL');
-    return exited;
+  return {
+    port,
+    /** Starts the server's CPU accounting (the end of the warm-up). */
+    mark: () => child.kill('SIGUSR2'),
+    /** Stops the server; resolves to the CPU microseconds it used since `mark`. */
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      return Number(lines.at(-1));
+    },
   };
-  return { port, stop };
 }
 
 function post(agent: Agent, port: number, body: string): Promise<number> {
@@ -84,11 +93,13 @@ function post(agent: Agent, port: number, body: string): Promise<number> {
   });
 }
 
-async function run(port: number, clients: number) {
+async function run(server: Awaited<ReturnType<typeof startServer>>, clients: number) {
+  const { port } = server;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
   let errors = 0;
   const warmEnd = performance.now() + WARMUP_MS;
+  setTimeout(server.mark, WARMUP_MS);
   const end = warmEnd + DURATION_MS;
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -103,23 +114,30 @@ async function run(port: number, clients: number) {
     }),
   );
   agent.destroy();
+  const cpuMicros = await server.stop();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { rps: latencies.length / (DURATION_MS / 1000), p50: at(0.5), p99: at(0.99), errors };
+  return {
+    rps: latencies.length / (DURATION_MS / 1000),
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    cpu: cpuMicros / latencies.length,
+  };
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits).padStart(9);
 console.log(
   `ingest benchmark: ${DURATION_MS} ms per run, Node ${process.version}, payload ${payload().length} bytes`,
 );
-console.log(' clients  target        req/s   p50 ms   p99 ms  errors  ingest/echo');
+// `cpu µs` is the server's CPU time (all its threads) per request: steadier than req/s on
+// a shared machine, where the client competes for the same cores.
+console.log(' clients  target        req/s   p50 ms   p99 ms   cpu µs  errors  ingest/echo');
 for (const clients of CLIENTS) {
   const results: Record<string, Awaited<ReturnType<typeof run>>> = {};
   for (const mode of ['echo', 'collector']) {
-    const server = await startServer(mode, clients);
-    results[mode] = await run(server.port, clients);
-    await server.stop();
+    results[mode] = await run(await startServer(mode, clients), clients);
   }
   const echo = results['echo']!;
   const ingest = results['collector']!;
@@ -130,7 +148,7 @@ for (const clients of CLIENTS) {
     const ratio =
       name === 'ingest' ? `${((ingest.rps / echo.rps) * 100).toFixed(0)} %`.padStart(12) : '';
     console.log(
-      `${String(clients).padStart(8)}  ${name.padEnd(9)}${fmt(r.rps, 0)}${fmt(r.p50)}${fmt(r.p99)}${String(r.errors).padStart(8)}${ratio}`,
+      `${String(clients).padStart(8)}  ${name.padEnd(9)}${fmt(r.rps, 0)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.cpu, 0)}${String(r.errors).padStart(8)}${ratio}`,
     );
   }
 }

@@ -1,6 +1,7 @@
 // One server for the ingest benchmark, in its own process so it does not share an event
 // loop with the client: `echo` (a bare hono route that parses and returns the JSON body)
-// or `collector` (the full pipeline over a fresh SQLite file). Prints its port.
+// or `collector` (the full pipeline over a fresh SQLite file). Prints its port, and on
+// SIGTERM the CPU microseconds it used since SIGUSR2.
 import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,14 @@ if (mode === 'echo') {
   const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
   ({ port } = await collector.listen());
 }
-// Exiting normally on SIGTERM lets `--cpu-prof` write its profile.
-process.once('SIGTERM', () => process.exit(0));
+// SIGUSR2 marks the end of the warm-up; SIGTERM prints the CPU time (all threads) used
+// since, then exits normally, which lets `--cpu-prof` write its profile.
+let mark = process.cpuUsage();
+process.on('SIGUSR2', () => {
+  mark = process.cpuUsage();
+});
+process.once('SIGTERM', () => {
+  const { user, system } = process.cpuUsage(mark);
+  process.stdout.write(`${user + system}\n`, () => process.exit(0));
+});
 process.stdout.write(`${port}\n`);
