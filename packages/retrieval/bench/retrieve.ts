@@ -32,6 +32,8 @@ try {
   const storage = await openSqliteStorage({ path: join(dir, 'bench.db') });
   const retriever = createRetriever({ storage });
   const unlogged = createRetriever({ storage, log: false });
+  // The same without the repeat rule, to show what comparing records costs.
+  const repeating = createRetriever({ storage, log: false, maxOverlap: 1 });
   let count = 0;
   for (const size of SIZES) {
     const loadStarted = performance.now();
@@ -41,6 +43,7 @@ try {
     const bare: number[] = [];
     const ours: number[] = [];
     const quiet: number[] = [];
+    const noRule: number[] = [];
     const found: number[] = [];
     for (const [i, p] of prompts.entries()) {
       let started = performance.now();
@@ -55,6 +58,9 @@ try {
       started = performance.now();
       await unlogged.retrieve({ ...p, sessionId: `q${p.sessionId}` });
       if (i >= WARMUP) quiet.push(performance.now() - started);
+      started = performance.now();
+      await repeating.retrieve({ ...p, sessionId: `r${p.sessionId}` });
+      if (i >= WARMUP) noRule.push(performance.now() - started);
     }
     const mean = found.reduce((a, b) => a + b, 0) / found.length;
     console.log(
@@ -63,6 +69,7 @@ try {
     row('baseline: storage.searchRecords (limit 40)', stats(bare));
     row('retrieve() (log written in the background)', stats(ours));
     row('retrieve() with log: false', stats(quiet));
+    row('retrieve() with log: false, no repeat rule', stats(noRule));
   }
   await retriever.flush();
   await storage.close();

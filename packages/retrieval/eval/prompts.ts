@@ -40,9 +40,17 @@ export const PROMPTS: readonly EvalPrompt[] = [
       "the refresh tokens aren't rotating properly anymore, can you check",
       ['sf-jwt-rotate', 'sf-session-summary-1'],
     ],
-    ['field', 'where do we configure how many connections postgres gets', ['sf-pg-pool']],
+    [
+      'field',
+      'where do we configure how many connections postgres gets',
+      ['sf-pg-pool', 'sf-pg-pool-40'],
+    ],
     ['identifier', 'createUser is letting duplicate emails through again', ['sf-createUser']],
-    ['plain', 'the cart page returns 500 for a customer again', turn('sf-cart-total')],
+    [
+      'plain',
+      'the cart page returns 500 for a customer again',
+      [...turn('sf-cart-total'), ...turn('sf-cart-quantity')],
+    ],
     ['identifier', 'TypeError reading priceCents in src/cart/total.ts', turn('sf-cart-total')],
     ['plain', 'postgres connection pool timeouts under load', ['sf-pg-pool', 'sf-pg-pool-40']],
     ['plain', 'the cart page crashes for restored carts, null quantity', turn('sf-cart-quantity')],
@@ -157,7 +165,7 @@ export const PROMPTS: readonly EvalPrompt[] = [
     ],
     ['field', 'what share of raw events are duplicates', ['pl-dedupe']],
     ['identifier', 'fct_sessions full refresh command?', ['pl-dbt-incremental']],
-    ['stem', 'the merging step keeps running out of memory', ['pl-memory']],
+    ['stem', 'the merging step keeps running out of memory', ['pl-memory', 'pl-memory-sessions']],
     [
       'operator',
       'expectation suite failed: "events" AND NOT null -> what happens downstream?',
