@@ -111,11 +111,21 @@ describe.each(cases)('first hour with the $extractor extractor', ({ extractor, e
       ...fixture('claude-code', name, p),
       transcript_path: transcript,
     });
-    for (const name of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']) {
-      expect(hook(world, 'claude-code.cjs', session(name))).toMatchObject({ code: 0, stderr: '' });
+    // Claude Code adds SessionStart output to the context: the Kiro CLI turn's memory is there.
+    const started = hook(world, 'claude-code.cjs', session('SessionStart'));
+    expect(started).toMatchObject({ code: 0, stderr: '' });
+    expect(started.stdout).toMatch(/^## Prior observations from kiro-learn\n/);
+    expect(started.stdout).toMatch(fix);
+    for (const name of ['UserPromptSubmit', 'PostToolUse', 'Stop']) {
+      const ran = hook(world, 'claude-code.cjs', session(name));
+      expect(ran).toMatchObject({ code: 0, stderr: '' });
+      // Within the session, what its start injected is not injected again.
+      if (name === 'UserPromptSubmit') expect(ran.stdout).not.toMatch(fix);
     }
+    // A new session's prompt about the same problem gets it again.
     const ask = {
       ...session('UserPromptSubmit'),
+      session_id: 'claude-session-2',
       prompt: 'why did the stripe webhook reject every event with a 400?',
     };
     const answer = hook(world, 'claude-code.cjs', ask);
