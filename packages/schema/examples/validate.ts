@@ -16,7 +16,10 @@ const input: unknown = {
   namespace: buildNamespace('alice', 'payments-api'),
   schema_version: 1,
   kind: 'prompt',
-  body: { type: 'text', content: 'deploy with key AKIAIOSFODNN7EXAMPLE <private>and my notes</private>' },
+  body: {
+    type: 'text',
+    content: 'deploy with key AKIAIOSFODNN7EXAMPLE <private>and my notes</private>',
+  },
   valid_time: new Date().toISOString(),
   source: { surface: 'api', version: '1.0.0', client_id: 'example' },
 };
