@@ -2,7 +2,7 @@
 // loop with the client: `echo` (a bare hono route that parses and returns the JSON body)
 // or `collector` (the full pipeline over a fresh SQLite file). Prints its port, and on
 // SIGTERM the CPU microseconds it used since SIGUSR2.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { createCollector, normalizeSettings } from 'kiro-learn';
 
 const mode = process.argv[2];
 let port: number;
+let home: string | undefined;
 if (mode === 'echo') {
   const app = new Hono();
   app.post('/v1/events', async (c) => c.json(await c.req.json()));
@@ -21,7 +22,7 @@ if (mode === 'echo') {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 } else {
-  const home = mkdtempSync(join(tmpdir(), 'kl-bench-'));
+  home = mkdtempSync(join(tmpdir(), 'kl-bench-'));
   const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
   const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
   ({ port } = await collector.listen());
@@ -34,6 +35,7 @@ process.on('SIGUSR2', () => {
 });
 process.once('SIGTERM', () => {
   const { user, system } = process.cpuUsage(mark);
+  if (home) rmSync(home, { recursive: true, force: true });
   process.stdout.write(`${user + system}\n`, () => process.exit(0));
 });
 process.stdout.write(`${port}\n`);
