@@ -52,6 +52,7 @@ export class Checkpointer {
 
   /** Notes a commit; the worker starts with the first, so read-only opens never pay for it. */
   committed(): void {
+    if (Atomics.load(this.#flags, STOP)) return;
     this.#worker ??= this.#start();
     Atomics.add(this.#flags, WRITES, 1);
     Atomics.notify(this.#flags, WRITES);
@@ -75,7 +76,7 @@ export class Checkpointer {
     return worker;
   }
 
-  /** Stops the worker and closes its connection. */
+  /** Stops the worker and closes its connection; later commits start none. */
   async close(): Promise<void> {
     Atomics.store(this.#flags, STOP, 1);
     Atomics.notify(this.#flags, WRITES);

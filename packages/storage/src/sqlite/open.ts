@@ -688,10 +688,11 @@ class SqliteBackend implements SqliteStorage {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    // The worker goes first: closing the last connection checkpoints everything anyway.
+    await this.#checkpointer?.close();
     // Let queued writes commit first: everything acknowledged must be on disk.
     await this.#writes.enqueue(() => undefined);
     this.#closed = true;
-    await this.#checkpointer?.close();
     await this.db.destroy();
   }
 }
