@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, rmdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { dataDir, projectIdentity } from '@kiro-learn/schema/node';
 import { defaultBundleDir } from '../bundles.js';
 import { ShimsError } from '../errors.js';
@@ -90,7 +91,7 @@ export function planInit(options: InitOptions): Plan {
   const { root, home, data } = locate(options.cwd, env);
   const surfaces = [...(options.surfaces ?? detectSurfaces(home, env))];
   const show = shower(root, home);
-  const node = options.node ?? process.execPath;
+  const node = options.node ?? stableNode(process.execPath, env);
   const bundleDir = options.bundleDir ?? defaultBundleDir();
   const script = (entry: string) => join(data, 'bin', `kiro-learn-${entry}.cjs`);
   const command = (entry: string, ...args: string[]) =>
@@ -390,4 +391,26 @@ function pruneEmptyDirs(dir: string, root: string): void {
 /** Quotes a word for the POSIX shell hooks run in, only when it needs it. */
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The Node a hook command should start. Normally the one running `init`; but when that is
+ * the private Node the repository's `pnpmw` wrapper installed under `.tools/`, a hook
+ * pointing at it would break when the checkout moves, so a Node ≥ 20 (all the hook bundles
+ * need) found on PATH outside any `.tools/` wins.
+ */
+export function stableNode(execPath: string, env: NodeJS.ProcessEnv): string {
+  if (!execPath.split(sep).includes('.tools')) return execPath;
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || dir.split(sep).includes('.tools')) continue;
+    const candidate = join(dir, 'node');
+    if (!existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], {
+      encoding: 'utf8',
+      env: { PATH: env['PATH'] ?? '' },
+      timeout: 5000,
+    }).stdout?.trim();
+    if (version && Number(version.split('.')[0]) >= 20) return candidate;
+  }
+  return execPath;
 }
