@@ -69,6 +69,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       startedAt,
       extractor: () => extractor.name,
       breakerState: (namespace) => buffer.breakerState(namespace),
+      compaction: (namespace) => buffer.compactionStatus(namespace),
       extractNow: async (namespace) => {
         const run = await buffer.extractNow(namespace);
         if (run.status === 'failed') throw new Error(run.error ?? 'extraction failed');

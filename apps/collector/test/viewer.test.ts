@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createBuffer } from '@kiro-learn/buffer';
 import {
   buildNamespace,
   type Event,
@@ -84,11 +85,85 @@ const record: MemoryRecord = {
   created_at: new Date(Date.now() - 25 * 60_000).toISOString(),
 };
 
-/** Seeds a realistic day: two projects, records of each type, logs of both kinds. */
+/** Events a long session archived into billing-api's summary chain, in two passes. */
+const archived = [0, 1, 2, 3, 4].map((i) =>
+  event('tool_use', `cat src/ledger/entries-${i}.ts (a 4,000-line file)`, NS, 300 - i * 10),
+);
+const summary = (
+  pass: number,
+  covered: Event[],
+  compaction: Record<string, unknown>,
+  minutesAgo: number,
+): MemoryRecord => ({
+  record_id: newRecordId(),
+  namespace: NS,
+  strategy: 'compaction',
+  title: `Compacted ${covered.length} events of the ledger session, pass ${pass}`,
+  summary: 'Read the ledger entry files while tracing the rounding drift.',
+  facts: Object.entries(compaction['facts'] as Record<string, string>).map(
+    ([key, value]) => `${key}: ${value}`,
+  ),
+  concepts: ['compaction'],
+  files_touched: [],
+  observation_type: 'session_summary',
+  source_event_ids: covered.map((e) => e.event_id),
+  created_at: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+  metadata: {
+    compaction: {
+      pass,
+      range: {
+        first: covered[0]!.event_id,
+        last: covered.at(-1)!.event_id,
+        from: covered[0]!.valid_time,
+        to: covered.at(-1)!.valid_time,
+        events: covered.length,
+      },
+      obsolete: [],
+      changed: [],
+      repairs: [],
+      summarizer: 'built-in',
+      ...compaction,
+    },
+  },
+});
+const firstSummary = summary(
+  1,
+  archived.slice(0, 2),
+  {
+    parent: null,
+    mode: 'full_rewrite',
+    facts: { 'ledger.rounding': 'Math.round', 'ledger.currency': 'EUR' },
+    tokens: { before: 4_000, after: 300 },
+  },
+  240,
+);
+const headSummary = summary(
+  2,
+  archived.slice(2),
+  {
+    parent: firstSummary.record_id,
+    mode: 'incremental',
+    facts: {
+      'ledger.rounding': 'half to even',
+      'ledger.currency': 'EUR',
+      'ledger.entry_file': 'src/ledger/entries.ts',
+    },
+    obsolete: ['ledger.tmp_path'],
+    changed: [{ key: 'ledger.rounding', from: 'Math.round', to: 'half to even' }],
+    repairs: ['carried forward ledger.currency, which the summarizer left out'],
+    tokens: { before: 9_000, after: 600 },
+  },
+  200,
+);
+
+/** Seeds a realistic day: two projects, records of each type, logs of both kinds, a summary chain. */
 async function seed(storage: SqliteStorage): Promise<void> {
   await storage.putEvent(prompt);
   await storage.putEvent(toolUse);
   await storage.putRecord(record);
+  for (const e of archived) await storage.putEvent(e);
+  await storage.putRecord(firstSummary);
+  await storage.putRecord(headSummary);
   const types = ['tool_use', 'error', 'discovery', 'pattern', 'session_summary'] as const;
   for (let i = 0; i < 60; i++) {
     const source = event('tool_use', `run tests #${i}`, i % 3 ? NS : OTHER_NS, 120 + i);
@@ -150,6 +225,8 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
   });
   if (!settings) throw new Error(errors.join('\n'));
   const storage = await openSqliteStorage({ path: dbPath });
+  // The real buffer reads billing-api's chain from the database; web-ui's stuck state is staged.
+  const buffer = createBuffer({ storage, extract: async () => ({ records: [] }) });
   const collector = createCollector({
     storage,
     settings,
@@ -160,6 +237,15 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
       startedAt: Date.now() - 3_723_000,
       extractor: () => 'ACP: kiro-cli acp --agent kiro-learn-compressor',
       breakerState: (ns) => (ns === OTHER_NS ? 'open' : 'closed'),
+      compaction: async (ns) =>
+        ns === OTHER_NS
+          ? {
+              enabled: true,
+              passes: 0,
+              exhausted: { at: new Date().toISOString(), tokens: 91_000 },
+              lastError: 'summarizer timed out after 120 s',
+            }
+          : buffer.compactionStatus(ns),
       extractNow: async (ns) => {
         if (ns === OTHER_NS) throw new Error('the compressor agent is not installed');
         extractRequests.push(ns);
@@ -168,16 +254,25 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
     }),
   });
   const { url } = await collector.listen();
-  return { url, close: () => collector.close() };
+  return {
+    url,
+    close: async () => {
+      await buffer.drain();
+      await collector.close();
+    },
+  };
 }
 
 /** Waits for a value (the machine is shared, so generously); asserts nothing about time. */
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
-async function shot(name: string): Promise<void> {
+async function shot(name: string, fullPage = false): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: join(ARTIFACTS, `viewer-${name}-${colorScheme}.png`) });
+    await page.screenshot({
+      path: join(ARTIFACTS, `viewer-${name}-${colorScheme}.png`),
+      fullPage,
+    });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -285,12 +380,12 @@ describe('viewer', () => {
   it('pages through memories and filters them by type', async () => {
     await page.getByRole('link', { name: 'Memories' }).click();
     await poll(() => page.getByRole('status').last().textContent()).toBe(
-      '1–50 of 61, newest first',
+      '1–50 of 63, newest first',
     );
     await shot('memories');
     await page.getByRole('link', { name: 'Older →' }).click();
     await poll(() => page.getByRole('status').last().textContent()).toBe(
-      '51–61 of 61, newest first',
+      '51–63 of 63, newest first',
     );
     await page.getByLabel('Type').selectOption('error');
     await poll(() => page.getByRole('status').last().textContent()).toBe(
@@ -365,6 +460,48 @@ describe('viewer', () => {
       .getByText('extraction did not start: the compressor agent is not installed')
       .waitFor();
     expect(consoleErrors.splice(before)).toEqual([expect.stringContaining('409')]);
+  });
+
+  it('shows each project’s summary chain, and a summary’s facts and covered events', async () => {
+    await page.goto(`${base}/ui/#/projects`);
+    const row = page.getByRole('row', { name: /billing-api/ });
+    await row.getByText('last pass: 9,000 → 600 tokens (−93%)').waitFor();
+    const other = page.getByRole('row', { name: /web-ui/ });
+    await other.getByText('no summaries yet').waitFor();
+    await other.getByText('exhausted', { exact: true }).waitFor();
+    await other.getByText('last error: summarizer timed out after 120 s').waitFor();
+    await shot('compaction-projects');
+
+    await row.getByRole('link', { name: '2 summaries' }).click();
+    await page.getByRole('heading', { name: headSummary.title }).waitFor();
+    const chain = page.locator('section.chain');
+    await chain.getByText('2 · incremental · by built-in').waitFor();
+    await chain.getByText('3 events,', { exact: false }).waitFor();
+    await chain.getByText('9,000 → 600 tokens (−93%)').waitFor();
+    const facts = chain.getByRole('table');
+    await poll(() => facts.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(
+        /^ledger\.rounding\s+half to even\s+changed this pass; was “Math\.round”$/,
+      ),
+      expect.stringMatching(/^ledger\.currency\s+EUR$/),
+      expect.stringMatching(/^ledger\.entry_file\s+src\/ledger\/entries\.ts$/),
+    ]);
+    await chain.getByText('ledger.tmp_path').waitFor();
+    await chain.getByText('carried forward ledger.currency').waitFor();
+    // The facts are the chain's table; the plain list would only repeat them.
+    expect(await page.getByRole('heading', { name: 'Facts', exact: true }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Covered events' }).waitFor();
+    const covered = page.locator('ol.sources li');
+    await poll(() => covered.allTextContents()).toEqual(
+      [2, 3, 4].map((i) => expect.stringContaining(`entries-${i}.ts`)),
+    );
+    await shot('compaction-record', true);
+
+    await chain.getByRole('link', { name: firstSummary.record_id }).click();
+    await page.getByRole('heading', { name: firstSummary.title }).waitFor();
+    await chain.getByText('none: the first summary of the project').waitFor();
+    await poll(() => covered.count()).toBe(2);
+    expect(consoleErrors).toEqual([]);
   });
 
   it('shows health with the retrieval latency chart', async () => {

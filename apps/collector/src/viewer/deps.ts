@@ -1,3 +1,4 @@
+import type { CompactionStatus } from '@kiro-learn/buffer';
 import type { StorageBackend } from '@kiro-learn/storage';
 
 /** What the viewer needs from the collector that mounts it. */
@@ -12,6 +13,8 @@ export interface ViewerDeps {
   extractor: () => string;
   /** A project's circuit-breaker state (`closed`, `open`, `half-open`; PendingBuffer.breakerState). */
   breakerState?: (namespace: string) => string | undefined;
+  /** A project's compaction state: summary chain head, exhaustion, last error (PendingBuffer.compactionStatus). */
+  compaction?: (namespace: string) => Promise<CompactionStatus>;
   /**
    * Extracts a project's pending events now (e.g. PendingBuffer.extractNow). It may resolve
    * when the run ends; the viewer answers once it is under way. Rejects with why it cannot.

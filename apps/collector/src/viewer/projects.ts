@@ -1,3 +1,4 @@
+import type { CompactionStatus } from '@kiro-learn/buffer';
 import type { ExtractionLogEntry } from '@kiro-learn/storage';
 import type { ViewerDeps } from './deps.js';
 import { projectName } from './summary.js';
@@ -13,6 +14,8 @@ export interface ProjectRow {
   /** Circuit-breaker state, or `unknown` when the collector has no watcher for the project. */
   breaker: string;
   last_extraction?: ExtractionLogEntry;
+  /** The summary chain and its health; absent when the collector has no buffer to ask. */
+  compaction?: CompactionStatus;
 }
 
 /** Totals, pending buffer and last extraction of every project, busiest first. */
@@ -26,7 +29,10 @@ export async function listProjects(deps: ViewerDeps): Promise<ProjectRow[]> {
     [...namespaces].map(async (namespace): Promise<ProjectRow> => {
       const total = totals.get(namespace);
       const buffered = pendingBy.get(namespace);
-      const [last] = await storage.listExtractions({ namespace, limit: 1 });
+      const [[last], compaction] = await Promise.all([
+        storage.listExtractions({ namespace, limit: 1 }),
+        deps.compaction?.(namespace),
+      ]);
       return {
         namespace,
         project: projectName(namespace),
@@ -38,6 +44,7 @@ export async function listProjects(deps: ViewerDeps): Promise<ProjectRow[]> {
           : { count: 0, bytes: 0 },
         breaker: deps.breakerState?.(namespace) ?? 'unknown',
         ...(last ? { last_extraction: last } : {}),
+        ...(compaction ? { compaction } : {}),
       };
     }),
   );

@@ -1,4 +1,5 @@
 import { api, describe } from './api.js';
+import { tokens } from './compaction.js';
 import { fill, h } from './dom.js';
 import { onFeed } from './feed.js';
 import { ago, bytes, count, duration, plural } from './format.js';
@@ -12,6 +13,41 @@ function lastExtraction(row: ProjectRow): HTMLElement {
     { class: `status-${x.status}` },
     `${ago(x.startedAt)} · ${x.status} · ${plural(x.records, 'record')} in ${duration(x.durationMs)}`,
     x.error && h('span', { class: 'reason' }, ` — ${x.error}`),
+  );
+}
+
+/** The summary chain: how long, what the last pass saved, and whether it is stuck. */
+function compaction(row: ProjectRow): HTMLElement {
+  const c = row.compaction;
+  if (!c) return h('span', { class: 'empty' }, 'unknown');
+  if (!c.enabled) return h('span', { class: 'empty' }, 'off');
+  return h(
+    'span',
+    { class: 'compaction' },
+    c.head
+      ? [
+          h(
+            'a',
+            { href: `#/memories/${c.head.recordId}`, title: 'The newest summary record' },
+            `${count(c.head.pass)} ${c.head.pass === 1 ? 'summary' : 'summaries'}`,
+          ),
+          h(
+            'small',
+            { class: 'ns' },
+            `last pass: ${tokens(c.head.tokens.before, c.head.tokens.after)}`,
+          ),
+        ]
+      : h('span', { class: 'empty' }, 'no summaries yet'),
+    c.exhausted &&
+      h(
+        'span',
+        {
+          class: 'badge breaker-half-open',
+          title: `Nothing left to reclaim at ${count(c.exhausted.tokens)} tokens (${ago(c.exhausted.at)}); a newer compactable event re-arms compaction.`,
+        },
+        'exhausted',
+      ),
+    c.lastError && h('span', { class: 'reason' }, `last error: ${c.lastError}`),
   );
 }
 
@@ -66,9 +102,16 @@ export function renderProjects(view: HTMLElement): () => void {
           h(
             'tr',
             {},
-            ['Project', 'Events', 'Memories', 'Pending', 'Breaker', 'Last extraction', ''].map(
-              (t) => h('th', { scope: 'col' }, t),
-            ),
+            [
+              'Project',
+              'Events',
+              'Memories',
+              'Pending',
+              'Breaker',
+              'Compaction',
+              'Last extraction',
+              '',
+            ].map((t) => h('th', { scope: 'col' }, t)),
           ),
         ),
         body,
@@ -101,6 +144,7 @@ export function renderProjects(view: HTMLElement): () => void {
                 `${count(row.pending.count)} · ${bytes(row.pending.bytes)}`,
               ),
               h('td', {}, h('span', { class: `badge breaker-${row.breaker}` }, row.breaker)),
+              h('td', {}, compaction(row)),
               h('td', {}, lastExtraction(row)),
               h('td', {}, extractButton(row)),
             ),

@@ -1,4 +1,5 @@
 import { ApiError, api, describe, qs } from './api.js';
+import { chainFactLines, chainOf, chainSection } from './compaction.js';
 import { fill, h } from './dom.js';
 import { count, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
@@ -11,7 +12,7 @@ function section(title: string, ...content: (Node | string | false)[]): HTMLElem
   return h('section', {}, h('h2', {}, title), ...content);
 }
 
-function sources(record: MemoryRecord): HTMLElement {
+function sources(record: MemoryRecord, title: string): HTMLElement {
   const list = h('ol', { class: 'sources' });
   const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'Show more');
   const note = h('p', { class: 'status', role: 'status' });
@@ -53,7 +54,7 @@ function sources(record: MemoryRecord): HTMLElement {
   };
   more.addEventListener('click', () => void load());
   void load();
-  return section('Source events', note, list, more);
+  return section(title, note, list, more);
 }
 
 function show(view: HTMLElement, record: MemoryRecord): void {
@@ -85,6 +86,7 @@ function show(view: HTMLElement, record: MemoryRecord): void {
     no.focus();
   });
   resetActions();
+  const chain = chainOf(record);
 
   const list = (items: string[], empty: string, code = false) =>
     items.length
@@ -114,7 +116,10 @@ function show(view: HTMLElement, record: MemoryRecord): void {
     ),
     message,
     section('Summary', h('p', { class: 'summary' }, record.summary)),
-    section('Facts', list(record.facts, 'No facts.')),
+    chain && chainSection(chain),
+    // A summary's facts mirror the chain's key/value table: list them only once edited apart.
+    (!chain || record.facts.join('\n') !== chainFactLines(chain).join('\n')) &&
+      section('Facts', list(record.facts, 'No facts.')),
     section(
       'Concepts',
       record.concepts.length
@@ -126,7 +131,7 @@ function show(view: HTMLElement, record: MemoryRecord): void {
         : h('p', { class: 'empty' }, 'No concepts.'),
     ),
     section('Files', list(record.files_touched, 'No files.', true)),
-    sources(record),
+    sources(record, chain ? 'Covered events' : 'Source events'),
   );
 }
 

@@ -1,9 +1,12 @@
 // Shapes the page reads. Type-only imports: nothing of the server is bundled.
+import type { CompactionMetadata, CompactionStatus } from '@kiro-learn/buffer';
 import type { Event, ListMemoriesResponse, MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogEntry, RetrievalLogEntry } from '@kiro-learn/storage';
 import type { EventSummary, LatencyBucket, ProjectRow } from '../../src/viewer/index.js';
 
 export type {
+  CompactionMetadata,
+  CompactionStatus,
   Event,
   EventSummary,
   ExtractionLogEntry,
