@@ -16,6 +16,7 @@ app.route(
     startedAt: Date.now(),
     extractor: () => 'built-in',
     breakerState: (namespace) => buffer.breakerState(namespace),
+    compaction: (namespace) => buffer.compactionStatus(namespace),
     extractNow: async (namespace) => {
       await buffer.extractNow(namespace);
     },
