@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
-import { newEventId } from '@kiro-learn/schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, envFor, freePort, tempHome } from './child.js';
+import { makeEvent } from './helpers.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(() => {
@@ -31,17 +31,13 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     const res = await fetch(`http://127.0.0.1:${port}/v1/events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        event_id: newEventId(),
-        session_id: 's',
-        actor_id: 'dev',
-        namespace: NS,
-        schema_version: 1,
-        kind: 'session_summary',
-        body: { type: 'text', content: 'done' },
-        valid_time: new Date().toISOString(),
-        source: { surface: 'api', version: '1', client_id: 'test' },
-      }),
+      body: JSON.stringify(
+        makeEvent({
+          namespace: NS,
+          kind: 'session_summary',
+          body: { type: 'text', content: 'done' },
+        }),
+      ),
     });
     expect(res.status).toBe(200);
 
