@@ -1,2 +1,2 @@
 /** Bundles the hook entries into `outdir` (default: dist/bin). */
-export function bundle(outdir?: string): Promise<void>;
+export function bundle(outdir?: string): Promise<unknown>;

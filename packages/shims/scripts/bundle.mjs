@@ -3,7 +3,15 @@
 // node_modules lookups, and not the ESM loader either (an ESM import of node:http builds
 // its whole namespace and pulls in tls, http2, undici: about +30 % start-up). Schema modules are declared side-effect free so that importing a
 // constant from @kiro-learn/schema does not drag its zod schemas in.
-import { readFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -33,7 +41,7 @@ const schemaIsPure = {
 };
 
 export async function bundle(outdir = join(root, 'dist', 'bin')) {
-  await build({
+  const result = await build({
     entryPoints: Object.fromEntries(entries.map((e) => [e, join(root, 'src', 'bin', `${e}.ts`)])),
     outdir,
     outExtension: { '.js': '.cjs' },
@@ -48,7 +56,20 @@ export async function bundle(outdir = join(root, 'dist', 'bin')) {
     plugins: [schemaIsPure],
     metafile: true,
     logLevel: 'warning',
+    write: false,
   });
+  // Tests bundle too, while other suites may be running these very files: write a file only
+  // when its content changed, and by rename, so no reader ever sees half a file.
+  mkdirSync(outdir, { recursive: true });
+  for (const file of result.outputFiles) {
+    const current = existsSync(file.path) ? readFileSync(file.path) : undefined;
+    if (current?.equals(file.contents)) continue;
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents);
+    if (current) chmodSync(temp, statSync(file.path).mode); // keep a bin's executable bit
+    renameSync(temp, file.path);
+  }
+  return result;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle();

@@ -111,6 +111,7 @@ describe.each(cases)('first hour with the $extractor extractor', ({ extractor, e
       ...fixture('claude-code', name, p),
       transcript_path: transcript,
     });
+    const lastRun = await extraction(world, namespace);
     // Claude Code adds SessionStart output to the context: the Kiro CLI turn's memory is there.
     const started = hook(world, 'claude-code.cjs', session('SessionStart'));
     expect(started).toMatchObject({ code: 0, stderr: '' });
@@ -122,6 +123,8 @@ describe.each(cases)('first hour with the $extractor extractor', ({ extractor, e
       // Within the session, what its start injected is not injected again.
       if (name === 'UserPromptSubmit') expect(ran.stdout).not.toMatch(fix);
     }
+    // Its Stop extracts that turn too; let it finish so later searches see settled memory.
+    await extraction(world, namespace, lastRun.id);
     // A new session's prompt about the same problem gets it again.
     const ask = {
       ...session('UserPromptSubmit'),
