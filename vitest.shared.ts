@@ -9,8 +9,9 @@ export const shared = defineConfig({
   ssr: { resolve: { conditions: ['@kiro-learn/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang guards, not speed limits: CI runs several suites at once on two cores.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default', 'json'],
     outputFile: { json: './test-results.json' },

@@ -33,6 +33,8 @@ const steps = [
     'test',
     'publint',
     '--continue',
+    // Two cores: more suites at once only adds contention (and hang-guard timeouts).
+    '--concurrency=4',
     '--output-logs=new-only',
   ]),
 ];
