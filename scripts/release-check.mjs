@@ -4,10 +4,11 @@
 //   node scripts/release-check.mjs [package dir …]     (packages must be built)
 // Checks, per package: publint (strict); the metadata npm shows (license, repository with
 // the package's directory, homepage, bugs, engines); no test-only bin; and the tarball's
-// file list (`pnpm pack --dry-run`): LICENSE, README.md, every exports/bin target present,
+// file list (of the `pnpm pack` tarball, which publint lints too): LICENSE, README.md, every exports/bin target present,
 // no tests, benchmarks, fixtures or reports. Prints one line per problem; exits 1 if any.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -25,14 +26,24 @@ export function publicPackages() {
   );
 }
 
-/** Files of the tarball `pnpm pack` would make, repo-relative to the package. */
-function tarballFiles(dir) {
-  const out = execFileSync('pnpm', ['pack', '--dry-run', '--json'], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return JSON.parse(out.slice(out.indexOf('{'))).files.map((f) => f.path);
+/** `pnpm pack` of one package into a temp dir: the tarball and its file list. */
+function pack(dir) {
+  const out = mkdtempSync(join(tmpdir(), 'kiro-learn-release-check-'));
+  try {
+    execFileSync('pnpm', ['pack', '--pack-destination', out], { cwd: dir, stdio: 'pipe' });
+    const tarball = join(out, readdirSync(out)[0]);
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
+    const bytes = readFileSync(tarball);
+    return {
+      files,
+      tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /** Every file an `exports` map or `bin` points at (conditions and patterns flattened). */
@@ -64,7 +75,8 @@ export async function checkPackage(dir, rootPkg = readJson(join(root, 'package.j
   const say = (message) => problems.push(`${pkg.name ?? dir}: ${message}`);
   const at = relative(root, dir);
 
-  const { messages } = await publint({ pkgDir: dir, strict: true, pack: 'pnpm' });
+  const { files, tarball } = pack(dir);
+  const { messages } = await publint({ strict: true, pack: { tarball } });
   for (const message of messages) say(`publint: ${formatMessage(message, pkg)}`);
 
   if (pkg.license !== 'MIT') say('license must be "MIT"');
@@ -87,7 +99,6 @@ export async function checkPackage(dir, rootPkg = readJson(join(root, 'package.j
     say('LICENSE is missing from the package directory');
   }
 
-  const files = tarballFiles(dir);
   const listed = new Set(files);
   for (const required of ['package.json', 'README.md', 'LICENSE', ...targets(pkg)]) {
     if (!listed.has(required)) say(`the tarball lacks ${required}`);
@@ -103,7 +114,9 @@ export async function checkPackage(dir, rootPkg = readJson(join(root, 'package.j
 /** Problems across the workspace: every public package, and the license beside them. */
 export async function checkRelease(dirs = publicPackages()) {
   const rootPkg = readJson(join(root, 'package.json'));
-  const license = existsSync(join(root, 'LICENSE')) ? readFileSync(join(root, 'LICENSE'), 'utf8') : '';
+  const license = existsSync(join(root, 'LICENSE'))
+    ? readFileSync(join(root, 'LICENSE'), 'utf8')
+    : '';
   const problems = license ? [] : ['LICENSE is missing from the repository root'];
   for (const dir of dirs) {
     const abs = resolve(root, dir);
@@ -126,6 +139,8 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
       `note: the repository URL is a placeholder (${rootPkg.repository.url}); set the real one in package.json and every package before the first publish`,
     );
   }
-  console.log(problems.length === 0 ? 'release check: ok' : `release check: ${problems.length} problem(s)`);
+  console.log(
+    problems.length === 0 ? 'release check: ok' : `release check: ${problems.length} problem(s)`,
+  );
   process.exit(problems.length === 0 ? 0 : 1);
 }

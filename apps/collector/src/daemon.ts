@@ -1,4 +1,5 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
+import { refreshHookScripts } from '@kiro-learn/shims';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
@@ -52,6 +53,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(options.pretty ? { pretty: options.pretty } : {}),
   });
   for (const warning of loaded.warnings) logger.warn(`setting: ${warning}`);
+  // After an upgrade the hook scripts init copied into the data dir are the old release's:
+  // bring them up to date, so hooks and collector speak the same release.
+  try {
+    const refreshed = refreshHookScripts(settings.home);
+    if (refreshed.length > 0) {
+      logger.info('hook scripts refreshed', { files: refreshed.length, version: VERSION });
+    }
+  } catch (error) {
+    logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
+  }
 
   const storage = await openSqliteStorage({ path: files.database });
   const startedAt = Date.now();

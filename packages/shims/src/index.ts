@@ -34,6 +34,13 @@ export {
   shellQuote,
   type UninstallOptions,
 } from './init/plan.js';
+// The hook scripts init copied into the data dir: their versions, and refreshing them.
+export {
+  type HookScript,
+  hookScriptVersion,
+  installedHookScripts,
+  refreshHookScripts,
+} from './init/scripts.js';
 // Running one hook: payload → Event → collector, context to stdout.
 export { type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';

@@ -19,7 +19,7 @@ describe('release check', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^release check: ok$/m);
     expect(result.status).toBe(0);
-  });
+  }, 300_000); // packs every package: a hang guard that fits a loaded two-core machine
 
   it('names each problem of a package that is not ready to publish', () => {
     const dir = join(scratch, 'schema');

@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { loadSettings } from '../config/load.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
+import { VERSION } from '../version.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -87,7 +89,21 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (health.ok) checks.push(...(await breakerChecks(address)));
 
   checks.push(hookCheck(io.cwd));
+  checks.push(hookScriptsCheck(address.home));
   return checks;
+}
+
+/** kiro-learn's version beside the hook scripts' in the data dir (old ones after an upgrade). */
+function hookScriptsCheck(home: string): Check {
+  const report = hookScriptsReport(home);
+  const what = `kiro-learn ${VERSION}; ${report.summary}`;
+  return report.state === 'stale'
+    ? {
+        level: 'warn',
+        what,
+        fix: `refresh them: ${REFRESH_COMMAND} (the collector refreshes them when it starts)`,
+      }
+    : { level: 'ok', what };
 }
 
 function extractorCheck(
