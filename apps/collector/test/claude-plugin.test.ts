@@ -87,6 +87,9 @@ describe('the Claude Code plugin', () => {
     expect(manifest.name).toBe('kiro-learn');
     for (const key of Object.keys(manifest)) expect(MANIFEST_KEYS).toContain(key);
     expect(manifest.license).toBe('MIT');
+    const rootPkg = readJson(join(pkgDir, '../../package.json'));
+    expect(manifest.homepage).toBe(rootPkg.homepage);
+    expect(`git+${manifest.repository}.git`).toBe(rootPkg.repository.url);
     const marketplace = readJson(join(pkgDir, '../../.claude-plugin/marketplace.json'));
     expect(marketplace.owner.name).toBeTruthy();
     expect(marketplace.plugins).toEqual([
