@@ -1,0 +1,15 @@
+import { NOTCH_PROMPTS, NOTCH_RECORDS } from './notch.ts';
+import { PAYDESK_PROMPTS, PAYDESK_RECORDS } from './paydesk.ts';
+import { RIVERBED_PROMPTS, RIVERBED_RECORDS } from './riverbed.ts';
+import type { SetPrompt, SetRecord } from './set.ts';
+
+export const PARAPHRASE_RECORDS: readonly SetRecord[] = [
+  ...PAYDESK_RECORDS,
+  ...NOTCH_RECORDS,
+  ...RIVERBED_RECORDS,
+];
+export const PARAPHRASE_PROMPTS: readonly SetPrompt[] = [
+  ...PAYDESK_PROMPTS,
+  ...NOTCH_PROMPTS,
+  ...RIVERBED_PROMPTS,
+];
