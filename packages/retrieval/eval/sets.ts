@@ -1,4 +1,5 @@
 import { buildNamespace, type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
+import { sharedWords } from './overlap.ts';
 import { PARAPHRASE_PROMPTS, PARAPHRASE_RECORDS } from './paraphrase/index.ts';
 import { PROMPTS } from './prompts.ts';
 import { RECORDS } from './records.ts';
@@ -53,6 +54,15 @@ export function toMemoryRecord(r: LabelledRecord): MemoryRecord {
     source_event_ids: [newUlid(time)],
     created_at: new Date(time).toISOString(),
   };
+}
+
+/** Content words a prompt shares with its answers (the answering record sharing most). */
+export function sharedWithAnswers(set: EvalSet, prompt: LabelledPrompt): string[] {
+  const byKey = new Map(set.records.map((r) => [r.key, r]));
+  return sharedWords(
+    prompt.prompt,
+    prompt.relevant.map((key) => byKey.get(key)!),
+  );
 }
 
 /** A record restating a relevant record answers the prompt as well (see duplicates.ts). */

@@ -6,24 +6,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { mean, type Scores, score } from './metrics.ts';
-import { sharedWords } from './overlap.ts';
 import type { RankerFactory } from './rankers.ts';
-import { type EvalSet, type LabelledPrompt, NOW, namespaceOf, toMemoryRecord } from './sets.ts';
+import {
+  type EvalSet,
+  type LabelledPrompt,
+  NOW,
+  namespaceOf,
+  sharedWithAnswers,
+  toMemoryRecord,
+} from './sets.ts';
 
 export interface PromptResult {
   prompt: LabelledPrompt;
   /** Keys, best first. */
   ranked: string[];
   scores: Scores;
-}
-
-/** Content words a prompt shares with its answers (the answering record sharing most). */
-export function sharedWithAnswers(set: EvalSet, prompt: LabelledPrompt): string[] {
-  const byKey = new Map(set.records.map((r) => [r.key, r]));
-  return sharedWords(
-    prompt.prompt,
-    prompt.relevant.map((key) => byKey.get(key)!),
-  );
 }
 
 /** Stores the set in a fresh SQLite file, sets every ranker up on it and asks every prompt. */
@@ -70,7 +67,9 @@ export function printTable(set: EvalSet, results: Map<string, PromptResult[]>): 
   );
   const names = [...results.keys()];
   const group = (text: string) => text.padStart(21);
-  console.log(`${''.padEnd(14)}${'n'.padStart(5)}${'≤1 word'.padStart(9)}${names.map(group).join('')}`);
+  console.log(
+    `${''.padEnd(14)}${'n'.padStart(5)}${'≤1 word'.padStart(9)}${names.map(group).join('')}`,
+  );
   console.log(
     `${'tag'.padEnd(14)}${''.padStart(14)}${names.map(() => ['R@1', 'R@5', 'MRR'].map((h) => h.padStart(7)).join('')).join('')}`,
   );

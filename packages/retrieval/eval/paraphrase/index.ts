@@ -1,3 +1,4 @@
+import { CONSOLE_PROMPTS, CONSOLE_RECORDS } from './console.ts';
 import { FIELDKIT_PROMPTS, FIELDKIT_RECORDS } from './fieldkit.ts';
 import { NOTCH_PROMPTS, NOTCH_RECORDS } from './notch.ts';
 import { PAYDESK_PROMPTS, PAYDESK_RECORDS } from './paydesk.ts';
@@ -11,6 +12,7 @@ export const PARAPHRASE_RECORDS: readonly SetRecord[] = [
   ...RIVERBED_RECORDS,
   ...FIELDKIT_RECORDS,
   ...PLATFORM_RECORDS,
+  ...CONSOLE_RECORDS,
 ];
 export const PARAPHRASE_PROMPTS: readonly SetPrompt[] = [
   ...PAYDESK_PROMPTS,
@@ -18,4 +20,5 @@ export const PARAPHRASE_PROMPTS: readonly SetPrompt[] = [
   ...RIVERBED_PROMPTS,
   ...FIELDKIT_PROMPTS,
   ...PLATFORM_PROMPTS,
+  ...CONSOLE_PROMPTS,
 ];

@@ -117,7 +117,7 @@ const RECORDS: RecordRow[] = [
     'nt-sync-git',
     'pattern',
     'Sync is git under the hood',
-    '`notch sync` exports notes as markdown files into a git repository in the data dir, commits, pulls with rebase and pushes. It shells out to the git binary rather than libgit2 to reuse the user\'s SSH agent and credentials.',
+    "`notch sync` exports notes as markdown files into a git repository in the data dir, commits, pulls with rebase and pushes. It shells out to the git binary rather than libgit2 to reuse the user's SSH agent and credentials.",
     [],
     ['sync', 'git', 'subprocess'],
     ['src/sync/mod.rs', 'src/sync/git.rs'],
@@ -523,22 +523,14 @@ const PROMPTS: PromptRow[] = [
     'I save in vscode and my changes are just gone',
     ['nt-editor-wait'],
   ],
-  [
-    ['paraphrase'],
-    'launching a pair of copies at once makes one bail',
-    ['nt-sqlite-lock'],
-  ],
+  [['paraphrase'], 'launching a pair of copies at once makes one bail', ['nt-sqlite-lock']],
   [['paraphrase', 'look-alike'], 'looking up a word with a dash in it blows up', ['nt-fts-hyphen']],
   [
     ['paraphrase'],
     'what happens when my laptop and desktop both changed the same entry',
     ['nt-sync-conflict'],
   ],
-  [
-    ['paraphrase'],
-    'does pressing tab suggest subcommands in my terminal',
-    ['nt-completions'],
-  ],
+  [['paraphrase'], 'does pressing tab suggest subcommands in my terminal', ['nt-completions']],
   [['paraphrase'], 'mac refuses to launch the downloaded executable', ['nt-mac-notarize']],
   [['paraphrase'], 'doesnt run on centos 7, some lib version complaint', ['nt-glibc']],
   [
@@ -562,12 +554,8 @@ const PROMPTS: PromptRow[] = [
     'what numbers does it return on failure, need them for a script',
     ['nt-exit-codes'],
   ],
-  [['paraphrase'], "stray ^M everywhere after I touched it on my work pc", ['nt-crlf']],
-  [
-    ['paraphrase'],
-    "hit ctrl c during upload and now it's permanently stuck",
-    ['nt-ctrl-c'],
-  ],
+  [['paraphrase'], 'stray ^M everywhere after I touched it on my work pc', ['nt-crlf']],
+  [['paraphrase'], "hit ctrl c during upload and now it's permanently stuck", ['nt-ctrl-c']],
   [['paraphrase'], "yank to paste buffer broken when I'm ssh'd in", ['nt-clipboard']],
   [
     ['paraphrase', 'multi-record'],
@@ -585,12 +573,16 @@ const PROMPTS: PromptRow[] = [
   [['paraphrase'], 'how do I get verbose diagnostics out of it', ['nt-env-logging']],
   [['identifier'], 'IsTerminal check for NO_COLOR', ['nt-color-tty']],
   [['identifier', 'recency'], 'does Config::load still read ~/.notchrc', ['nt-config-path']],
-  [['file-path'], 'src/output/table.rs bugs we hit before', ['nt-unicode-width', 'nt-truncate-panic']],
-  [['file-path'], 'whats in .github/workflows/release.yml and why', [
-    'nt-release',
-    'nt-glibc',
-    'nt-mac-notarize',
-  ]],
+  [
+    ['file-path'],
+    'src/output/table.rs bugs we hit before',
+    ['nt-unicode-width', 'nt-truncate-panic'],
+  ],
+  [
+    ['file-path'],
+    'whats in .github/workflows/release.yml and why',
+    ['nt-release', 'nt-glibc', 'nt-mac-notarize'],
+  ],
   [['error-text'], 'failed printing to stdout: Broken pipe (os error 32)', ['nt-pipe-panic']],
   [
     ['error-text'],
