@@ -14,7 +14,12 @@ export interface HookScriptsReport {
 
 /** Describes the hook scripts in `home`, without changing them. */
 export function hookScriptsReport(home: string, bundleDir?: string): HookScriptsReport {
-  const scripts = installedHookScripts(home, bundleDir);
+  let scripts: ReturnType<typeof installedHookScripts>;
+  try {
+    scripts = installedHookScripts(home, bundleDir);
+  } catch (error) {
+    return { state: 'none', summary: `hook scripts: cannot be read (${(error as Error).message})` };
+  }
   if (scripts.length === 0) {
     return {
       state: 'none',
