@@ -90,6 +90,10 @@ export async function openPostgresStorage(
   // An idle connection that breaks (server restart) must not crash the process: the next
   // query gets a fresh connection, or fails `unavailable`.
   pool.on('error', () => undefined);
+  // The pool listens for errors of idle connections only: one that breaks while checked
+  // out (between a transaction's statements) would otherwise throw from the socket. Its
+  // query fails on its own, and the pool drops the broken connection on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // Migrating gets a connection of its own: the pool's acquire timeout is meant for busy
   // requests, not for the first connect of a start-up.
   const migrator = new pg.Client({
