@@ -179,6 +179,7 @@ export function createCollector(options: CollectorOptions): Collector {
       host: settings.host,
       port: () => port,
       ...(settings.token ? { token: settings.token } : {}),
+      findMember: (tokenHash) => storage.findMember(tokenHash),
     }),
   );
   app.use(
