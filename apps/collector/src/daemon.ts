@@ -1,6 +1,5 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { refreshHookScripts } from '@kiro-learn/shims';
-import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { CollectorError } from './errors.js';
@@ -10,6 +9,7 @@ import { daemonFiles, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
 import { replaySpool } from './spool.js';
+import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
 
@@ -64,11 +64,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
   }
 
-  const storage = await openSqliteStorage({ path: files.database });
+  let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
+  try {
+    opened = await openCollectorStorage(settings, files.database);
+  } catch (error) {
+    logger.close();
+    throw error;
+  }
+  const { storage } = opened;
   const startedAt = Date.now();
   const { extractor, buffer } = createPipeline(storage, settings, logger);
   const collector = createCollector({
     storage,
+    storageHealth: () => opened.health(),
     settings,
     logger,
     version: VERSION,
