@@ -165,7 +165,6 @@ describe("a user's first hour, from the install", () => {
       // The hooks init wrote, run as Claude Code runs them: through the shell, JSON on stdin.
       const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8'));
       const command = (event: string): string => settings.hooks[event][0].hooks[0].command;
-      expect(command('UserPromptSubmit').startsWith(machineNode())).toBe(true);
       const hook = (event: string, fields: object) =>
         spawnSync('sh', ['-c', command(event)], {
           cwd: repo,
