@@ -2,6 +2,7 @@ import { ensureDataDir } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
+import { startMaintenance } from './data/maintenance.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
@@ -98,6 +99,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   await buffer.start();
+  // Daily: a backup (keeping the last backup.keep) and retention.
+  const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, {
@@ -119,6 +122,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stopping ??= (async () => {
       logger.info('collector stopping');
       try {
+        await maintenance.stop();
         await collector.close();
       } finally {
         removePidFile(files.pid, process.pid);

@@ -4,7 +4,8 @@ export type StorageErrorCode =
   | 'migration_drift'
   | 'closed'
   | 'invalid_cursor'
-  | 'io';
+  | 'io'
+  | 'unsupported';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

@@ -3,16 +3,15 @@ import {
   ListMemoriesQuerySchema,
   type MemoryRecord,
   MemoryRecordPatchSchema,
-  MemoryRecordSchema,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
-  scrubRecord,
 } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
+import { parseRecord } from '../ingest.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -20,17 +19,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    const record = parseWith(
-      MemoryRecordSchema,
-      await readJson(c, LIMITS.requestBytes),
-      'memory record',
-    );
-    // Scrubbing can lengthen a field ("pwd=x" → "pwd=[REDACTED:password]"): check again.
-    const scrubbed = parseWith(
-      MemoryRecordSchema,
-      scrubRecord(record, ctx.scrubber),
-      'memory record after scrubbing',
-    );
+    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes));
     await ctx.storage.putRecord(scrubbed);
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
