@@ -3,6 +3,7 @@ import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { startMaintenance } from './data/maintenance.js';
+import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
@@ -71,6 +72,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       extractor: () => extractor.name,
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
+      paused: (namespace) => {
+        const pause = pauses(settings.home, Date.now()).find(
+          (p) => p.scope === 'all' || p.scope === namespace,
+        );
+        return pause && { since: pause.since, ...(pause.until ? { until: pause.until } : {}) };
+      },
       extractNow: async (namespace) => {
         const run = await buffer.extractNow(namespace);
         if (run.status === 'failed') throw new Error(run.error ?? 'extraction failed');

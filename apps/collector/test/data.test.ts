@@ -133,10 +133,19 @@ describe('export and import', () => {
   it('exports one project only', async () => {
     const source = await collector();
     await seed(source, 10);
-    const exported = await send(source.port, 'GET', `/v1/export?namespace=${encodeURIComponent(NS)}`);
-    const lines = exported.text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const exported = await send(
+      source.port,
+      'GET',
+      `/v1/export?namespace=${encodeURIComponent(NS)}`,
+    );
+    const lines = exported.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0].counts).toEqual({ events: 5, records: 1 });
-    expect(lines.filter((l) => l.type === 'event').every((l) => l.event.namespace === NS)).toBe(true);
+    expect(lines.filter((l) => l.type === 'event').every((l) => l.event.namespace === NS)).toBe(
+      true,
+    );
   });
 
   it('reports a corrupt line and a cut-off last line, skips them, and imports the rest', async () => {
@@ -246,7 +255,8 @@ describe('forget', () => {
     });
     const done = await send(r.port, 'POST', '/v1/forget', { body: { session: 's0' } });
     expect(done.json.counts).toMatchObject({ events: s0.length, records: 1 });
-    for (const e of s0) expect((await send(r.port, 'GET', `/v1/events/${e.event_id}`)).status).toBe(404);
+    for (const e of s0)
+      expect((await send(r.port, 'GET', `/v1/events/${e.event_id}`)).status).toBe(404);
     expect((await send(r.port, 'GET', '/v1/stats')).json.events.total).toBe(12 - s0.length);
   });
 

@@ -10,7 +10,7 @@ import { importLines, splitLines } from '../data/import.js';
 import { parseDuration, pause, pauses, resume } from '../data/pause.js';
 import { applyRetention } from '../data/retention.js';
 import { forgetLogLines, forgetSpoolLines } from '../data/traces.js';
-import { httpError } from '../errors.js';
+import { CollectorError, httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 
@@ -45,11 +45,14 @@ const PauseBody = z
   .strict();
 const ResumeBody = z.object({ namespace: NamespaceSchema.optional() }).strict();
 
-/** The body of a POST that may be empty (`{}` by default). */
+/** The body of a POST that may be empty (`{}` then). */
 async function optionalJson(c: Context): Promise<unknown> {
-  const length = c.req.header('content-length');
-  if (length === '0' || (length === undefined && !c.req.header('transfer-encoding'))) return {};
-  return readJson(c, 64 * 1024);
+  try {
+    return await readJson(c, 64 * 1024);
+  } catch (error) {
+    if (error instanceof CollectorError && /body is empty/.test(error.message)) return {};
+    throw error;
+  }
 }
 
 /** Which scope a forget body names. */
