@@ -243,14 +243,37 @@ export function deletePrune(sqlite: Database.Database, policy: PrunePolicy): For
 }
 
 /**
- * After a delete: copy the WAL into the database and truncate it, so the old pages survive
- * in neither file. The writer runs with `secure_delete` (freed pages and cells are zeroed)
- * and the full-text index with its `secure-delete` option (a deleted row's terms leave its
- * segments at once), so nothing else keeps the text.
+ * After a delete: when records went, merge the full-text index into one segment (its
+ * `secure-delete` option removes most deleted terms at once, but not every one: a term
+ * can survive in a segment an automerge wrote meanwhile); then copy the WAL into the
+ * database and truncate it, so the old pages survive in neither file. The writer runs with
+ * `secure_delete`, so the pages and cells freed on the way are zeroed.
+ *
+ * The checkpoint worker may be mid-checkpoint: then the truncation is retried (without
+ * blocking the event loop in SQLite's busy handler) until it succeeds or `timeoutMs`
+ * passes. Resolves to whether the WAL was truncated.
  */
-export function eraseTraces(sqlite: Database.Database): void {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
-    if (!result || result.busy === 0) return;
+export async function eraseTraces(
+  sqlite: Database.Database,
+  records: boolean,
+  busyTimeoutMs: number,
+  timeoutMs = 60_000,
+): Promise<boolean> {
+  if (records) sqlite.exec("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')");
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    sqlite.pragma('busy_timeout = 0');
+    let busy: boolean;
+    try {
+      const [result] = sqlite.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      busy = result !== undefined && result.busy !== 0;
+    } catch {
+      busy = true;
+    } finally {
+      sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
+    if (!busy) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -161,6 +161,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
   readonly #maxPostings: number;
+  readonly #busyTimeoutMs: number;
   readonly #dfCache = new Map<string, { df: number; atTotal: number }>();
   #dfStatement: Database.Statement | undefined;
 
@@ -187,6 +188,7 @@ class SqliteBackend implements SqliteStorage {
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   }
 
   #open(): void {
@@ -659,15 +661,25 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const counts = await this.#writes.enqueue(() => deleteScope(this.#sqlite, scope));
     this.#dfCache.clear();
-    eraseTraces(this.#sqlite);
+    await this.#erase(counts.records > 0);
     return counts;
+  }
+
+  async #erase(records: boolean): Promise<void> {
+    if (this.path === ':memory:') return;
+    if (!(await eraseTraces(this.#sqlite, records, this.#busyTimeoutMs))) {
+      throw new StorageError(
+        'io',
+        'the data is deleted, but the write-ahead log could not be truncated within a minute (another process holds the database open?): its old pages go at the next checkpoint; run the command again to retry now',
+      );
+    }
   }
 
   async pruneEvents(policy: PrunePolicy): Promise<ForgetCounts> {
     this.#open();
     if (policy.dryRun) return countPrune(this.#sqlite, policy);
     const counts = await this.#writes.enqueue(() => deletePrune(this.#sqlite, policy));
-    if (counts.events > 0) eraseTraces(this.#sqlite);
+    if (counts.events > 0) await this.#erase(false);
     return counts;
   }
 
