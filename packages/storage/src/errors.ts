@@ -5,7 +5,14 @@ export type StorageErrorCode =
   | 'closed'
   | 'invalid_cursor'
   | 'io'
-  | 'unsupported';
+  /** The backend cannot do this (e.g. a file backup of a server database). */
+  | 'unsupported'
+  /** The database server cannot be reached, is restarting, or has no free connection. */
+  | 'unavailable'
+  /** A statement ran past the statement timeout and was cancelled. */
+  | 'timeout'
+  /** An option passed to open a backend is not valid. */
+  | 'invalid_option';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {
