@@ -8,9 +8,11 @@ import {
   scrubEvent,
   scrubRecord,
 } from '@kiro-learn/schema';
+import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
+import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -41,8 +43,8 @@ export interface IngestOptions {
 }
 
 /**
- * POST /v1/events: validate → scrub → capture gate (a paused or ignored project stores
- * nothing and gets no context) → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
+ * or ignored project stores nothing and gets no context) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -50,10 +52,14 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
+  member?: Member,
   options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(parseWith(EventParser, input, 'event'), ctx.scrubber);
+  const event = scrubEvent(
+    eventAsMember(parseWith(EventParser, input, 'event'), member),
+    ctx.scrubber,
+  );
   const skipped = options.imported ? undefined : ctx.captureGate(event);
   if (skipped) {
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
@@ -122,8 +128,8 @@ export async function ingestEvent(
  * A memory record as POST /v1/memories takes it: validated, scrubbed, and validated again
  * (scrubbing can lengthen a field: "pwd=x" becomes "pwd=[REDACTED:password]").
  */
-export function parseRecord(ctx: AppContext, input: unknown): MemoryRecord {
-  const record = parseWith(MemoryRecordSchema, input, 'memory record');
+export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
+  const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
   return parseWith(
     MemoryRecordSchema,
     scrubRecord(record, ctx.scrubber),

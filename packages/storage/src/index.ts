@@ -20,6 +20,8 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PrunePolicy,
@@ -35,6 +37,7 @@ export type {
   StorageBackend,
   StorageStats,
   StoredEvent,
+  StoredEventNotice,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';

@@ -17,6 +17,7 @@ import { search } from './search.js';
 import { start } from './start.js';
 import { status } from './status.js';
 import { stop } from './stop.js';
+import { team } from './team.js';
 import type { Command, CommandIO } from './types.js';
 import { uninstall } from './uninstall.js';
 
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   gc,
   pause,
   resume,
+  team,
 ];
 
 function help(): string {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { ensureDataDir, projectIdentity } from '@kiro-learn/schema/node';
-import { openSqliteStorage } from '@kiro-learn/storage';
 import { createCollector } from '../app.js';
 import { loadSettings } from '../config/load.js';
 import { CollectorError } from '../errors.js';
 import { cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
+import { openCollectorStorage } from '../storage.js';
 import { VERSION } from '../version.js';
 import type { CommandIO } from './types.js';
 
@@ -49,8 +49,13 @@ export async function linkCollector(io: CommandIO): Promise<CollectorLink> {
     }
     const settings = loaded.config;
     ensureDataDir(settings.home);
-    const storage = await openSqliteStorage({ path: daemonFiles(settings.home).database });
-    const collector = createCollector({ storage, settings, version: VERSION });
+    const opened = await openCollectorStorage(settings, daemonFiles(settings.home).database);
+    const collector = createCollector({
+      storage: opened.storage,
+      settings,
+      version: VERSION,
+      storageHealth: opened.health,
+    });
     request = async (path, init = {}) =>
       collector.app.request(path, {
         ...init,

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { loadSettings } from '../config/load.js';
 import { CollectorError } from '../errors.js';
 import { cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
@@ -26,6 +27,13 @@ kiro-learn.db.before-restore-<time>.`,
     }
     const file = resolve(io.cwd, positionals[0]!);
     const address = cliAddress(io.env);
+    if (loadSettings(io.env).config?.storage.url !== undefined) {
+      line(
+        io.stderr,
+        'kiro-learn restore: this collector keeps its data in PostgreSQL (storage.url); restore that database with its own tools (pg_restore)',
+      );
+      return 1;
+    }
     if ((await probe(address)).ok) {
       line(
         io.stderr,

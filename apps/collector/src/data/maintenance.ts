@@ -65,7 +65,8 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
       retention: [],
       errors: [],
     };
-    if (settings.backup.keep > 0) {
+    // A server database (storage.url) is backed up with its own tools.
+    if (settings.backup.keep > 0 && settings.storage.url === undefined) {
       try {
         const path = dailyBackupPath(settings.home, at);
         result.backup = { path, ...(await storage.backup(path)) };

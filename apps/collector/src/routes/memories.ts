@@ -12,6 +12,7 @@ import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { parseRecord } from '../ingest.js';
+import { requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -19,7 +20,8 @@ export function memoryRoutes(ctx: AppContext): Hono {
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes));
+    // A member's record is theirs, whatever actor its namespace named.
+    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes), requestMember(c));
     await ctx.storage.putRecord(scrubbed);
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
