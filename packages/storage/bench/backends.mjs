@@ -27,7 +27,15 @@ try {
   const version = async (storage) => (await storage.health()).version;
   const backends = [
     ['SQLite', await openSqliteStorage({ path: join(dir, 'bench.db') })],
-    ['PostgreSQL', await openPostgresStorage({ url: server.url, schema: freshSchema('bench') })],
+    [
+      'PostgreSQL',
+      // Inserts are queued far past the pool here: let them wait instead of failing fast.
+      await openPostgresStorage({
+        url: server.url,
+        schema: freshSchema('bench'),
+        acquireTimeoutMs: 600_000,
+      }),
+    ],
   ];
   console.log(`PostgreSQL ${await version(backends[1][1])} (${server.source})\n`);
   const prompts = Array.from({ length: 400 }, () => words(8 + Math.floor(random() * 30)));
@@ -64,7 +72,9 @@ try {
   // Claims under contention.
   const schema = freshSchema('claims');
   const collectors = await Promise.all(
-    Array.from({ length: 4 }, () => openPostgresStorage({ url: server.url, schema, poolSize: 4 })),
+    Array.from({ length: 4 }, () =>
+      openPostgresStorage({ url: server.url, schema, poolSize: 4, acquireTimeoutMs: 60_000 }),
+    ),
   );
   const namespace = namespaces[0];
   const EVENTS = 2000;
