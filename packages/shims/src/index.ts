@@ -15,11 +15,23 @@ export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { buildEvent, type EventContext } from './event.js';
 export {
   type HookEvent,
+  type Loose,
+  type MapInput,
   type MapResult,
   type Payload,
   SHIM_SURFACES,
   type ShimSurface,
 } from './hook.js';
+// One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
+export type * from './agents/claude-code/payload.js';
+export { mapClaudeCode } from './agents/claude-code/map.js';
+export { lastAssistantText } from './agents/claude-code/transcript.js';
+export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
+export type * from './agents/kiro/payload.js';
+export { mapKiro } from './agents/kiro/map.js';
+export type * from './agents/kiro-ide-legacy/payload.js';
+export { mapKiroIde } from './agents/kiro-ide-legacy/map.js';
+export { isOwnMcpTool } from './agents/shared.js';
 export { detectSurfaces, INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';
 // `kiro-learn init` / `uninstall`: plan (read-only, also the dry run), then apply.
@@ -35,7 +47,7 @@ export {
   type UninstallOptions,
 } from './init/plan.js';
 // Running one hook: payload → Event → collector, context to stdout.
-export { type RunOptions, runHook } from './run.js';
+export { captureOff, type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';
 
 // Nothing lost while the collector is down (the collector may drain the spool at start-up).
@@ -49,9 +61,5 @@ export {
   spoolEvent,
   spoolStatus,
 } from './spool.js';
-export { mapClaudeCode } from './surfaces/claude-code.js';
-export { mapKiro } from './surfaces/kiro.js';
-export { mapKiroIde } from './surfaces/kiro-ide.js';
-export { lastAssistantText } from './transcript.js';
 export { capBody, prefixBytes } from './truncate.js';
 export { SHIM_VERSION } from './version.js';

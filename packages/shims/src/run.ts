@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Event } from '@kiro-learn/schema';
 import { DEFAULTS, LIMITS, scrubEvent } from '@kiro-learn/schema';
 import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-learn/schema/node';
+import { HOOK_ENTRIES } from './agents/entries.js';
 import { startCollectorInBackground } from './autostart.js';
 import { buildEvent } from './event.js';
 import type { MapResult, Payload, ShimSurface } from './hook.js';
@@ -9,9 +10,6 @@ import { send } from './http.js';
 import { isoTime } from './iso-time.js';
 import { fileSession } from './session.js';
 import { type DeliveryOutcome, drainSpool, hasSpooled, spoolEvent } from './spool.js';
-import { mapClaudeCode } from './surfaces/claude-code.js';
-import { mapKiro } from './surfaces/kiro.js';
-import { mapKiroIde } from './surfaces/kiro-ide.js';
 import { capBody } from './truncate.js';
 import { hookUlid } from './ulid.js';
 import { SHIM_VERSION } from './version.js';
@@ -20,8 +18,8 @@ import { SHIM_VERSION } from './version.js';
 export interface RunOptions {
   /** Which entry point ran. */
   surface: ShimSurface;
-  /** Event named on the command line (legacy Kiro IDE hooks). */
-  event?: string;
+  /** Words after the script on the command line: the event (legacy Kiro IDE), the surface. */
+  args?: readonly string[];
   /** Raw stdin; undefined when not read (legacy Kiro IDE reads `USER_PROMPT`). */
   stdin?: Buffer;
   /** Environment: data dir, collector address, `USER_PROMPT`, `KIRO_LEARN_*`. */
@@ -44,6 +42,7 @@ const REPLAY_MS = 1000;
  */
 export async function runHook(options: RunOptions): Promise<void> {
   const warn = (message: string) => options.stderr(`[kiro-learn] ${message}\n`);
+  if (captureOff(options.env)) return;
   try {
     const mapped = mapInput(options, warn);
     if ('skip' in mapped) {
@@ -54,7 +53,7 @@ export async function runHook(options: RunOptions): Promise<void> {
     let cwd = hook.cwd;
     if (!cwd) {
       cwd = options.cwd;
-      if (options.surface !== 'kiro-ide') warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
+      if (HOOK_ENTRIES[options.surface].stdin) warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
     }
     const address = collectorAddress(options.env);
     const home = address.home;
@@ -106,10 +105,19 @@ export async function runHook(options: RunOptions): Promise<void> {
   }
 }
 
+/**
+ * `KIRO_LEARN_CAPTURE=off` (also `0`, `false`, `no`): the hook does nothing at all. The
+ * extraction agent kiro-learn starts runs with it, so its own hooks never feed on it.
+ */
+export function captureOff(env: NodeJS.ProcessEnv): boolean {
+  const value = env['KIRO_LEARN_CAPTURE'];
+  return value !== undefined && /^(?:off|0|false|no)$/i.test(value.trim());
+}
+
 function mapInput(options: RunOptions, warn: (message: string) => void): MapResult {
-  if (options.surface === 'kiro-ide') {
-    return mapKiroIde(options.event, options.env['USER_PROMPT'] ?? '');
-  }
+  const entry = HOOK_ENTRIES[options.surface];
+  const args = options.args ?? [];
+  if (!entry.stdin) return entry.map({ payload: {}, args, env: options.env });
   const bytes = options.stdin;
   if (!bytes || bytes.length === 0 || bytes.toString('latin1').trim() === '') {
     return { skip: 'no hook payload on stdin', warn: true };
@@ -130,9 +138,7 @@ function mapInput(options: RunOptions, warn: (message: string) => void): MapResu
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
     return { skip: 'the hook payload is not a JSON object', warn: true };
   }
-  return options.surface === 'claude-code'
-    ? mapClaudeCode(payload as Payload)
-    : mapKiro(payload as Payload);
+  return entry.map({ payload: payload as Payload, args, env: options.env });
 }
 
 type Posted =

@@ -78,7 +78,10 @@ describe('init', () => {
       'PostToolUse',
       'SessionStart',
       'UserPromptSubmit',
+      'PostToolUseFailure',
+      'PreCompact',
       'Stop',
+      'SessionEnd',
     ]);
 
     // The hook runs a copy in the data dir, with a quoted Node path: no repo checkout involved.

@@ -1,6 +1,6 @@
 // The real bundled hook scripts as child processes: whatever arrives, exit 0, nothing on
 // stdout but context, one `[kiro-learn]` line on stderr, and the event kept when it can be.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -117,6 +117,21 @@ describe('a hook process', () => {
     expect(ran).toMatchObject({ code: 0, stdout: '' });
     expect(spooled(ran.home)[0].body.data.tool_response).toBe('caf\uFFFD');
     expect(ran.stderr).toMatch(/not valid UTF-8/);
+  });
+
+  it('never waits on a Claude Code transcript path that is a FIFO', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'kl-fifo-')), 't.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const stop = { hook_event_name: 'Stop', session_id: 's1', cwd: '/tmp/p', transcript_path: fifo };
+    const ran = await run('claude-code', JSON.stringify(stop));
+    expect(ran).toMatchObject({ code: 0, stdout: '' });
+    expect(spooled(ran.home)[0]).toMatchObject({ kind: 'session_summary', body: { type: 'text', content: '' } });
+  });
+
+  it('does nothing at all with KIRO_LEARN_CAPTURE=off: no output, nothing recorded', async () => {
+    const ran = await run('claude-code', tool('a'), { KIRO_LEARN_CAPTURE: 'off' });
+    expect(ran).toEqual({ code: 0, stdout: '', stderr: '', home: ran.home });
+    expect(existsSync(join(ran.home, 'data'))).toBe(false);
   });
 
   it('reads legacy Kiro IDE payloads from USER_PROMPT without waiting on stdin', async () => {

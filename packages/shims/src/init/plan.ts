@@ -121,7 +121,11 @@ export function planInit(options: InitOptions): Plan {
     const hooks = KIRO_HOOKS.map((trigger) => ({
       name: `kiro-learn-${trigger.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase())}`,
       trigger,
-      action: { type: 'command', command: command('kiro') },
+      // Which agent runs them is not in their payloads: the command says so.
+      action: {
+        type: 'command',
+        command: surfaces.includes('kiro-ide') ? command('kiro', 'kiro-ide') : command('kiro'),
+      },
       timeout: 10,
       enabled: true,
     }));
@@ -206,7 +210,10 @@ export function planInit(options: InitOptions): Plan {
       SessionStart: group(),
       UserPromptSubmit: group(),
       PostToolUse: group('*'),
+      PostToolUseFailure: group('*'),
+      PreCompact: group(),
       Stop: group(),
+      SessionEnd: group(),
     };
     changes.push(
       merged(
