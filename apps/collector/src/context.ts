@@ -5,6 +5,7 @@ import type { ActivityHub } from './activity.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
+import type { RecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 
 /** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
@@ -24,6 +25,8 @@ export interface AppContext {
   storage: StorageBackend;
   settings: CollectorSettings;
   scrubber: Scrubber;
+  /** Recognises a hook that fired twice (same project, surface, session, kind and body). */
+  recentHooks: RecentHooks;
   hub: ActivityHub;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;

@@ -22,7 +22,7 @@ export function isExtractable(event: Event): boolean {
 }
 
 /**
- * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → scrub → (a hook's repeat: answered, not stored) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -30,10 +30,24 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
+  options: { hook?: boolean } = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
   const event = scrubEvent(parseWith(EventParser, input, 'event'), ctx.scrubber);
-  const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
+  // The same hook fired twice (two configurations of one agent): stored once, and the
+  // repeat gets no context, so the agent does not read it twice either.
+  const remembered = options.hook === true;
+  if (remembered && ctx.recentHooks.repeatOf(event)) {
+    ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'duplicate' });
+    return { event_id: event.event_id, stored: false };
+  }
+  let stored: boolean;
+  try {
+    ({ stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) }));
+  } catch (error) {
+    if (remembered) ctx.recentHooks.forget(event);
+    throw error;
+  }
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored) ctx.hub.emit({ type: 'event', event });

@@ -22,21 +22,35 @@ describe('built-in extractor on other agents’ failures', () => {
     const p = payload('PostToolUse-ide-string-response');
     const tool = eventFrom(
       'tool_use',
-      { type: 'json', data: { tool_name: p.tool_name, tool_input: p.tool_input, tool_response: p.tool_response } },
+      {
+        type: 'json',
+        data: { tool_name: p.tool_name, tool_input: p.tool_input, tool_response: p.tool_response },
+      },
       'ide',
     );
     const [error, ...rest] = await errors([prompt('ide'), tool]);
     expect(rest).toEqual([]);
-    expect(error!.title).toMatch(/^StripeSignatureVerificationError in src\/webhooks\/stripe\.test\.ts > rejects unsigned payloads/);
+    expect(error!.title).toMatch(
+      /^StripeSignatureVerificationError in src\/webhooks\/stripe\.test\.ts > rejects unsigned payloads/,
+    );
     expect(error!.summary).toContain('failed (exit 1; 1 failed, 11 passed of 12)');
-    expect(error!.summary).toContain('No signatures found matching the expected signature for payload.');
+    expect(error!.summary).toContain(
+      'No signatures found matching the expected signature for payload.',
+    );
     expect(error!.summary).not.toContain('Exit Code');
   });
 
   it('reads a succeeding Kiro IDE command ("Exit Code: 0") as no error', async () => {
     const tool = eventFrom(
       'tool_use',
-      { type: 'json', data: { tool_name: 'executeBash', tool_input: {}, tool_response: 'Output:\nok\nExit Code: 0' } },
+      {
+        type: 'json',
+        data: {
+          tool_name: 'executeBash',
+          tool_input: {},
+          tool_response: 'Output:\nok\nExit Code: 0',
+        },
+      },
       'ide',
     );
     expect(await errors([prompt('ide'), tool])).toEqual([]);
@@ -59,7 +73,9 @@ describe('built-in extractor on other agents’ failures', () => {
     );
     const [error, ...rest] = await errors([prompt('claude'), tool]);
     expect(rest).toEqual([]);
-    expect(error!.summary).toContain('`pnpm vitest run src/webhooks` failed (exit 1; 1 failed, 11 passed of 12)');
+    expect(error!.summary).toContain(
+      '`pnpm vitest run src/webhooks` failed (exit 1; 1 failed, 11 passed of 12)',
+    );
     expect(error!.summary).toContain('StripeSignatureVerificationError: No signatures found');
   });
 });

@@ -9,6 +9,17 @@
  * Everything exported here is public API.
  */
 
+export { mapClaudeCode } from './agents/claude-code/map.js';
+// One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
+export type * from './agents/claude-code/payload.js';
+export { lastAssistantText } from './agents/claude-code/transcript.js';
+export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
+export { INSTALLERS } from './agents/installers.js';
+export { mapKiro } from './agents/kiro/map.js';
+export type * from './agents/kiro/payload.js';
+export { mapKiroIde } from './agents/kiro-ide-legacy/map.js';
+export type * from './agents/kiro-ide-legacy/payload.js';
+export { isOwnMcpTool } from './agents/shared.js';
 export { AUTOSTART_WINDOW_MS, startCollectorInBackground } from './autostart.js';
 export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
@@ -22,21 +33,27 @@ export {
   SHIM_SURFACES,
   type ShimSurface,
 } from './hook.js';
-// One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
-export type * from './agents/claude-code/payload.js';
-export { mapClaudeCode } from './agents/claude-code/map.js';
-export { lastAssistantText } from './agents/claude-code/transcript.js';
-export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
-export type * from './agents/kiro/payload.js';
-export { mapKiro } from './agents/kiro/map.js';
-export type * from './agents/kiro-ide-legacy/payload.js';
-export { mapKiroIde } from './agents/kiro-ide-legacy/map.js';
-export { isOwnMcpTool } from './agents/shared.js';
-export { detectSurfaces, INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
+export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
+export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
+export {
+  HOOK_LAUNCHER,
+  hookCommand,
+  MCP_LAUNCHER,
+  PORTABLE_DATA_DIR,
+} from './init/launcher.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';
+export {
+  atLeast,
+  chooseNode,
+  HOOK_NODE_FLOOR,
+  MCP_NODE_FLOOR,
+  type NodeChoice,
+  nodeVersion,
+} from './init/node.js';
 // `kiro-learn init` / `uninstall`: plan (read-only, also the dry run), then apply.
 export {
   applyPlan,
+  detectSurfaces,
   type FileChange,
   formatPlan,
   type InitOptions,

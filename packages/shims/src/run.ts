@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Event } from '@kiro-learn/schema';
-import { DEFAULTS, LIMITS, scrubEvent } from '@kiro-learn/schema';
+import { join } from 'node:path';
+import type { Event, ExtraPattern, Scrubber } from '@kiro-learn/schema';
+import { createScrubber, DEFAULTS, LIMITS, scrubEvent } from '@kiro-learn/schema';
 import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-learn/schema/node';
 import { HOOK_ENTRIES } from './agents/entries.js';
 import { startCollectorInBackground } from './autostart.js';
@@ -53,7 +55,8 @@ export async function runHook(options: RunOptions): Promise<void> {
     let cwd = hook.cwd;
     if (!cwd) {
       cwd = options.cwd;
-      if (HOOK_ENTRIES[options.surface].stdin) warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
+      if (HOOK_ENTRIES[options.surface].stdin)
+        warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
     }
     const address = collectorAddress(options.env);
     const home = address.home;
@@ -81,8 +84,9 @@ export async function runHook(options: RunOptions): Promise<void> {
     const retrieval = hook.retrieve ? 'prompt' : hook.startsSession ? 'session_start' : undefined;
     const posted = await postEvent(address, event, retrieval);
     if (posted.outcome === 'retry') {
-      // The spool is a store too: secrets and <private> spans never reach the disk.
-      spoolEvent(home, scrubEvent(event));
+      // The spool is a store too: secrets, <private> spans and the user's own patterns
+      // (privacy.extraPatterns) never reach the disk.
+      spoolEvent(home, scrubEvent(event, spoolScrubber(home, options.env, warn)));
       const starting = startCollectorInBackground(home, options.env);
       warn(
         `the collector at ${address.baseUrl} did not take the event (${posted.reason}); ` +
@@ -151,12 +155,13 @@ async function postEvent(
   event: Event,
   retrieve?: 'prompt' | 'session_start',
 ): Promise<Posted> {
+  // `hook=1`: the collector stores a hook that fired twice (two configurations) once.
   const path =
     retrieve === 'prompt'
-      ? '/v1/events?retrieve=true'
+      ? '/v1/events?retrieve=true&hook=1'
       : retrieve === 'session_start'
-        ? '/v1/events?retrieve=session_start'
-        : '/v1/events';
+        ? '/v1/events?retrieve=session_start&hook=1'
+        : '/v1/events?hook=1';
   let answer: Awaited<ReturnType<typeof send>>;
   try {
     answer = await send(address, 'POST', path, JSON.stringify(event), DEFAULTS.shimTimeoutMs);
@@ -167,19 +172,75 @@ async function postEvent(
     };
   }
   const parsed = parseJson(answer.body) as {
+    event_id?: unknown;
+    stored?: unknown;
     error?: unknown;
     retrieval?: { context?: unknown };
   };
   if (answer.status >= 200 && answer.status < 300) {
-    const context = parsed?.retrieval?.context;
+    // Only the collector answers with the event's own id: a 2xx from another program on
+    // the port would otherwise lose the event.
+    if (parsed?.event_id !== event.event_id || typeof parsed.stored !== 'boolean') {
+      return {
+        outcome: 'retry',
+        reason: `HTTP ${answer.status} from something that is not the collector`,
+      };
+    }
+    const context = parsed.retrieval?.context;
     return typeof context === 'string' && context.length > 0
       ? { outcome: 'delivered', context }
       : { outcome: 'delivered' };
   }
   const reason = `HTTP ${answer.status}${typeof parsed?.error === 'string' ? `: ${parsed.error}` : ''}`;
-  return isTransient(answer.status)
-    ? { outcome: 'retry', reason }
-    : { outcome: 'rejected', reason };
+  if (isTransient(answer.status)) return { outcome: 'retry', reason };
+  // A refusal counts only from the collector (it marks its answers): another program's
+  // 404 would drop the event for good.
+  if (!COLLECTOR_HEADER.test(answer.head)) {
+    return { outcome: 'retry', reason: `${reason} from something that is not the collector` };
+  }
+  return { outcome: 'rejected', reason };
+}
+
+/** The header the collector puts on every answer. */
+const COLLECTOR_HEADER = /\r\nx-kiro-learn:/i;
+
+/**
+ * The scrubber for the spool: the built-in patterns plus the user's
+ * `privacy.extraPatterns` (settings.json in the data dir, or the environment variable
+ * `KIRO_LEARN_PRIVACY_EXTRA_PATTERNS` holding a JSON list), the collector's own rules.
+ * Read only when an event is spooled; a pattern that does not compile is reported and
+ * left out, never a reason to keep the event unscrubbed or lose it.
+ */
+function spoolScrubber(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  warn: (message: string) => void,
+): Scrubber {
+  let patterns: unknown;
+  const fromEnv = env['KIRO_LEARN_PRIVACY_EXTRA_PATTERNS'];
+  try {
+    patterns = fromEnv
+      ? JSON.parse(fromEnv)
+      : (
+          JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8')) as {
+            privacy?: { extraPatterns?: unknown };
+          }
+        )?.privacy?.extraPatterns;
+  } catch {
+    patterns = undefined;
+  }
+  const usable: ExtraPattern[] = [];
+  for (const pattern of Array.isArray(patterns) ? (patterns as ExtraPattern[]) : []) {
+    try {
+      createScrubber({ extraPatterns: [pattern] });
+      usable.push(pattern);
+    } catch {
+      warn(
+        `privacy.extraPatterns has a pattern that is not a valid regular expression; it was not applied to the spool`,
+      );
+    }
+  }
+  return createScrubber({ extraPatterns: usable });
 }
 
 async function deliver(address: CollectorAddress, event: Event): Promise<DeliveryOutcome> {

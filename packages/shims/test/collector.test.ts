@@ -178,6 +178,22 @@ describe('shim and collector', () => {
     expect(await storedEvents()).toHaveLength(before + 1);
   });
 
+  it('stores a hook that fired twice at once (two configurations of one agent) once', async () => {
+    const before = (await storedEvents()).length;
+    const payload = {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'pnpm lint' },
+      tool_response: 'fired twice',
+    };
+    const twice = await Promise.all([hook(payload), hook(payload)]);
+    for (const ran of twice) expect(ran).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await storedEvents()).toHaveLength(before + 1);
+    // A different tool use a moment later is its own event.
+    await hook({ ...payload, tool_response: 'ran again, other output' });
+    expect(await storedEvents()).toHaveLength(before + 2);
+  });
+
   it('spools while the collector is stopped and replays once it is back', async () => {
     await stopCollector();
     const down = await hook({

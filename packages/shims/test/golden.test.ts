@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { EventSchema } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { describe, expect, it } from 'vitest';
-import { buildEvent } from '../src/event.js';
 import { mapClaudeCode } from '../src/agents/claude-code/map.js';
 import { mapKiro } from '../src/agents/kiro/map.js';
 import { mapKiroIde } from '../src/agents/kiro-ide-legacy/map.js';
+import { buildEvent } from '../src/event.js';
 import type { MapInput, MapResult, Payload } from '../src/hook.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'hook-payloads');
@@ -76,15 +76,17 @@ describe('legacy Kiro IDE (USER_PROMPT)', () => {
   ])('%s', async (name, event, text) => {
     await expect(
       golden(outcome(mapKiroIde({ args: [event], env: { USER_PROMPT: text } }))),
-    ).toMatchFileSnapshot(
-      `golden/kiro-ide-legacy/${name}.json`,
-    );
+    ).toMatchFileSnapshot(`golden/kiro-ide-legacy/${name}.json`);
   });
 });
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 const said = (text: string, extra: Record<string, unknown> = {}) =>
-  line({ type: 'assistant', ...extra, message: { role: 'assistant', content: [{ type: 'text', text }] } });
+  line({
+    type: 'assistant',
+    ...extra,
+    message: { role: 'assistant', content: [{ type: 'text', text }] },
+  });
 
 function transcriptFile(text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'kl-transcript-')), 't.jsonl');
@@ -94,7 +96,12 @@ function transcriptFile(text: string): string {
 
 const stop = (extra: Record<string, unknown>) =>
   mapClaudeCode({
-    payload: { hook_event_name: 'Stop', session_id: 's1', cwd: '/home/dev/src/payments-api', ...extra },
+    payload: {
+      hook_event_name: 'Stop',
+      session_id: 's1',
+      cwd: '/home/dev/src/payments-api',
+      ...extra,
+    },
   });
 
 const answer = (result: MapResult) =>
@@ -125,7 +132,6 @@ describe('Claude Code Stop', () => {
       'The main answer: migration 0007 switches users.id to UUID.',
     );
   });
-
 
   it('records the last assistant message of the transcript', () => {
     const transcript = join(mkdtempSync(join(tmpdir(), 'kl-transcript-')), 't.jsonl');
@@ -172,19 +178,50 @@ describe('Claude Code Stop', () => {
 });
 
 describe("kiro-learn's own MCP tools", () => {
-  it.each([
-    ['Claude Code', mapClaudeCode, { hook_event_name: 'PostToolUse', tool_name: 'mcp__kiro-learn__search_memory' }],
-    ['Claude Code failure', mapClaudeCode, { hook_event_name: 'PostToolUseFailure', tool_name: 'mcp__kiro-learn__get_memories', error: 'x' }],
-    ['Kiro CLI', mapKiro, { hook_event_name: 'postToolUse', tool_name: '@kiro-learn/search_memory' }],
-    ['Kiro v1 hooks', mapKiro, { hook_event_name: 'PostToolUse', tool_name: 'mcp_kiro_learn_get_memories' }],
-  ] as const)('are not recorded (%s)', (_agent, map, payload) => {
-    const result = map({ payload: { cwd: '/p', session_id: 's', tool_response: { content: 'memory' }, ...payload }, args: [], env: {} });
-    expect(result).toEqual({ skip: `${payload.tool_name} is kiro-learn's own memory tool`, warn: false });
+  it.each<[string, (input: MapInput) => MapResult, Record<string, string>]>([
+    [
+      'Claude Code',
+      mapClaudeCode,
+      { hook_event_name: 'PostToolUse', tool_name: 'mcp__kiro-learn__search_memory' },
+    ],
+    [
+      'Claude Code failure',
+      mapClaudeCode,
+      {
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: 'mcp__kiro-learn__get_memories',
+        error: 'x',
+      },
+    ],
+    [
+      'Kiro CLI',
+      mapKiro,
+      { hook_event_name: 'postToolUse', tool_name: '@kiro-learn/search_memory' },
+    ],
+    [
+      'Kiro v1 hooks',
+      mapKiro,
+      { hook_event_name: 'PostToolUse', tool_name: 'mcp_kiro_learn_get_memories' },
+    ],
+  ])('are not recorded (%s)', (_agent, map, payload) => {
+    const result = map({
+      payload: { cwd: '/p', session_id: 's', tool_response: { content: 'memory' }, ...payload },
+      args: [],
+      env: {},
+    });
+    expect(result).toEqual({
+      skip: `${payload.tool_name} is kiro-learn's own memory tool`,
+      warn: false,
+    });
   });
 
   it("still records other MCP servers' tools of the same name", () => {
     const result = mapClaudeCode({
-      payload: { hook_event_name: 'PostToolUse', tool_name: 'mcp__github__search_memory', tool_input: {} },
+      payload: {
+        hook_event_name: 'PostToolUse',
+        tool_name: 'mcp__github__search_memory',
+        tool_input: {},
+      },
     });
     expect(result).toHaveProperty('hook.kind', 'tool_use');
   });
@@ -192,7 +229,9 @@ describe("kiro-learn's own MCP tools", () => {
   it('skips them in legacy Kiro IDE hooks too', () => {
     const result = mapKiroIde({
       args: ['tool'],
-      env: { USER_PROMPT: '{"toolName":"@kiro-learn/search_memory","toolArgs":{},"toolResult":"x"}' },
+      env: {
+        USER_PROMPT: '{"toolName":"@kiro-learn/search_memory","toolArgs":{},"toolResult":"x"}',
+      },
     });
     expect(result).toMatchObject({ skip: expect.stringContaining('own memory tool') });
   });

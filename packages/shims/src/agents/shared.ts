@@ -4,7 +4,8 @@ import { type HookEvent, type MapResult, type Payload, skip, str } from '../hook
  * The kiro-learn MCP server's tools. Their results are memory the agent was just shown:
  * recording them as observations would extract the same memory again as echo records.
  */
-const OWN_TOOLS = 'search_memory|get_memories|timeline|get_event|save_session_summary|save_observation|forget_memory';
+const OWN_TOOLS =
+  'search_memory|get_memories|timeline|get_event|save_session_summary|save_observation|forget_memory';
 
 /**
  * Tool names of the kiro-learn MCP server, in every agent's naming scheme: Claude Code and
@@ -25,7 +26,10 @@ export function skipOwnTool(toolName: string | undefined): MapResult | undefined
 }
 
 /** `{tool_name, tool_input, tool_response}` from a payload that uses those field names. */
-export function toolBody(payload: Payload, response: unknown = payload['tool_response']): HookEvent['body'] {
+export function toolBody(
+  payload: Payload,
+  response: unknown = payload['tool_response'],
+): HookEvent['body'] {
   return {
     type: 'json',
     data: {

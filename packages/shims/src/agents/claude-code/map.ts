@@ -1,4 +1,11 @@
-import { type HookEvent, type Loose, type MapInput, type MapResult, skip, str } from '../../hook.js';
+import {
+  type HookEvent,
+  type Loose,
+  type MapInput,
+  type MapResult,
+  skip,
+  str,
+} from '../../hook.js';
 import { exitCodeIn, skipOwnTool, summaryBody, toolBody } from '../shared.js';
 import type {
   ClaudeCodePostToolUseFailure,
@@ -41,7 +48,10 @@ export function mapClaudeCode({ payload }: Pick<MapInput, 'payload'>): MapResult
       return hook({ kind: 'prompt', body: { type: 'text', content: prompt }, retrieve: true });
     }
     case 'PostToolUse':
-      return skipOwnTool(str(payload['tool_name'])) ?? hook({ kind: 'tool_use', body: toolBody(payload) });
+      return (
+        skipOwnTool(str(payload['tool_name'])) ??
+        hook({ kind: 'tool_use', body: toolBody(payload) })
+      );
     case 'PostToolUseFailure': {
       const p = payload as Loose<ClaudeCodePostToolUseFailure>;
       const own = skipOwnTool(str(p.tool_name));

@@ -1,5 +1,12 @@
 import type { Surface } from '@kiro-learn/schema';
-import { type HookEvent, type Loose, type MapInput, type MapResult, skip, str } from '../../hook.js';
+import {
+  type HookEvent,
+  type Loose,
+  type MapInput,
+  type MapResult,
+  skip,
+  str,
+} from '../../hook.js';
 import { skipOwnTool, summaryBody, toolBody } from '../shared.js';
 import type { KiroPostToolUse, KiroPrompt, KiroStop } from './payload.js';
 
@@ -43,7 +50,12 @@ export function mapKiro({ payload, args }: Pick<MapInput, 'payload' | 'args'>): 
       const tool = str(p.tool_name);
       const own = skipOwnTool(tool);
       if (own) return own;
-      if (tool?.startsWith('subagent_') && isEmpty(p.tool_input) && isEmpty(p.tool_response) && isEmpty(p.subagent_response)) {
+      if (
+        tool?.startsWith('subagent_') &&
+        isEmpty(p.tool_input) &&
+        isEmpty(p.tool_response) &&
+        isEmpty(p.subagent_response)
+      ) {
         return skip(`${tool} carries nothing`);
       }
       return hook({ kind: 'tool_use', body: toolBody(payload) });
