@@ -1,7 +1,14 @@
 import type { EventBody, EventKind, Surface } from '@kiro-learn/schema';
 
 /** The hook scripts: one per agent family, chosen by the hook's command line. */
-export const SHIM_SURFACES = ['kiro', 'kiro-ide', 'claude-code'] as const;
+export const SHIM_SURFACES = [
+  'kiro',
+  'kiro-ide',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+] as const;
 export type ShimSurface = (typeof SHIM_SURFACES)[number];
 
 /** One hook invocation, understood: what to record and how to answer. */

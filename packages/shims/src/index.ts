@@ -13,7 +13,13 @@ export { mapClaudeCode } from './agents/claude-code/map.js';
 // One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
 export type * from './agents/claude-code/payload.js';
 export { lastAssistantText } from './agents/claude-code/transcript.js';
+export { codexAnswer, mapCodex } from './agents/codex/map.js';
+export type * from './agents/codex/payload.js';
+export { cursorAnswer, mapCursor } from './agents/cursor/map.js';
+export type * from './agents/cursor/payload.js';
 export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
+export { geminiAnswer, mapGemini } from './agents/gemini-cli/map.js';
+export type * from './agents/gemini-cli/payload.js';
 export { INSTALLERS } from './agents/installers.js';
 export { mapKiro } from './agents/kiro/map.js';
 export type * from './agents/kiro/payload.js';

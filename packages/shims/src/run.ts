@@ -7,7 +7,7 @@ import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-
 import { HOOK_ENTRIES } from './agents/entries.js';
 import { startCollectorInBackground } from './autostart.js';
 import { buildEvent } from './event.js';
-import type { MapResult, Payload, ShimSurface } from './hook.js';
+import type { HookEvent, MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
 import { isoTime } from './iso-time.js';
 import { fileSession } from './session.js';
@@ -45,68 +45,82 @@ const REPLAY_MS = 1000;
 export async function runHook(options: RunOptions): Promise<void> {
   const warn = (message: string) => options.stderr(`[kiro-learn] ${message}\n`);
   if (captureOff(options.env)) return;
+  const entry = HOOK_ENTRIES[options.surface];
+  let hook: HookEvent | undefined;
+  let context: string | undefined;
   try {
     const mapped = mapInput(options, warn);
     if ('skip' in mapped) {
       if (mapped.warn) warn(`${mapped.skip}; nothing recorded`);
-      return;
-    }
-    const hook = mapped.hook;
-    let cwd = hook.cwd;
-    if (!cwd) {
-      cwd = options.cwd;
-      if (HOOK_ENTRIES[options.surface].stdin)
-        warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
-    }
-    const address = collectorAddress(options.env);
-    const home = address.home;
-    const identity = projectIdentity(cwd, { env: options.env });
-    const now = Date.now();
-    const sessionId =
-      hook.sessionId ??
-      fileSession(home, hook.surface, identity.projectId, hook.startsSession, now);
-    const capped = capBody(hook.body);
-    if (capped.truncated) {
-      warn(`the ${hook.hook} payload was over ${LIMITS.shimBodyBytes} bytes and was truncated`);
-    }
-    const event = buildEvent(
-      { ...hook, body: capped.body },
-      {
-        identity,
-        sessionId,
-        eventId: hookUlid(now),
-        validTime: isoTime(now),
-        version: SHIM_VERSION,
-        clientId: hostname().slice(0, 128) || 'localhost',
-      },
-    );
-
-    const retrieval = hook.retrieve ? 'prompt' : hook.startsSession ? 'session_start' : undefined;
-    const posted = await postEvent(address, event, retrieval);
-    if (posted.outcome === 'retry') {
-      // The spool is a store too: secrets, <private> spans and the user's own patterns
-      // (privacy.extraPatterns) never reach the disk.
-      spoolEvent(home, scrubEvent(event, spoolScrubber(home, options.env, warn)));
-      const starting = startCollectorInBackground(home, options.env);
-      warn(
-        `the collector at ${address.baseUrl} did not take the event (${posted.reason}); ` +
-          `kept in the spool${starting ? ', starting the collector' : ''}`,
-      );
-      return;
-    }
-    if (posted.outcome === 'rejected') {
-      warn(`the collector refused the ${hook.hook} event: ${posted.reason}`);
-    }
-    if (posted.context) options.stdout(posted.context);
-    if (hasSpooled(home)) {
-      await drainSpool(home, (spooled) => deliver(address, spooled), {
-        maxEvents: REPLAY_EVENTS,
-        deadline: Date.now() + REPLAY_MS,
-      });
+    } else {
+      hook = mapped.hook;
+      context = await record(options, hook, warn);
     }
   } catch (error) {
     warn(`hook failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // Some agents parse what a hook prints: their module says what that is, on every path.
+  const out = entry.answer ? entry.answer(hook, context) : context;
+  if (out) options.stdout(out);
+}
+
+/** Posts the event (or spools it), replays the spool; returns the context for the agent. */
+async function record(
+  options: RunOptions,
+  hook: HookEvent,
+  warn: (message: string) => void,
+): Promise<string | undefined> {
+  let cwd = hook.cwd;
+  if (!cwd) {
+    cwd = options.cwd;
+    if (HOOK_ENTRIES[options.surface].stdin)
+      warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
+  }
+  const address = collectorAddress(options.env);
+  const home = address.home;
+  const identity = projectIdentity(cwd, { env: options.env });
+  const now = Date.now();
+  const sessionId =
+    hook.sessionId ?? fileSession(home, hook.surface, identity.projectId, hook.startsSession, now);
+  const capped = capBody(hook.body);
+  if (capped.truncated) {
+    warn(`the ${hook.hook} payload was over ${LIMITS.shimBodyBytes} bytes and was truncated`);
+  }
+  const event = buildEvent(
+    { ...hook, body: capped.body },
+    {
+      identity,
+      sessionId,
+      eventId: hookUlid(now),
+      validTime: isoTime(now),
+      version: SHIM_VERSION,
+      clientId: hostname().slice(0, 128) || 'localhost',
+    },
+  );
+
+  const retrieval = hook.retrieve ? 'prompt' : hook.startsSession ? 'session_start' : undefined;
+  const posted = await postEvent(address, event, retrieval);
+  if (posted.outcome === 'retry') {
+    // The spool is a store too: secrets, <private> spans and the user's own patterns
+    // (privacy.extraPatterns) never reach the disk.
+    spoolEvent(home, scrubEvent(event, spoolScrubber(home, options.env, warn)));
+    const starting = startCollectorInBackground(home, options.env);
+    warn(
+      `the collector at ${address.baseUrl} did not take the event (${posted.reason}); ` +
+        `kept in the spool${starting ? ', starting the collector' : ''}`,
+    );
+    return undefined;
+  }
+  if (posted.outcome === 'rejected') {
+    warn(`the collector refused the ${hook.hook} event: ${posted.reason}`);
+  }
+  if (hasSpooled(home)) {
+    await drainSpool(home, (spooled) => deliver(address, spooled), {
+      maxEvents: REPLAY_EVENTS,
+      deadline: Date.now() + REPLAY_MS,
+    });
+  }
+  return posted.context;
 }
 
 /**

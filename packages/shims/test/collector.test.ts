@@ -57,8 +57,11 @@ async function stopCollector(): Promise<void> {
   await exited;
 }
 
-function hook(payload: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.cjs')], {
+function hook(
+  payload: object,
+  script = 'claude-code',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(defaultBundleDir(), `${script}.cjs`)], {
     cwd: base,
     env: env(),
   });
@@ -136,6 +139,47 @@ describe('shim and collector', () => {
     expect(ran.stdout).toContain(record.summary);
     expect(ran.stdout).toContain(`- ${record.facts[0]}`);
     expect((await storedEvents()).filter((event) => event.kind === 'prompt')).toHaveLength(1);
+  });
+
+  it('gives Gemini CLI and Codex the context as JSON, the only stdout they accept', async () => {
+    const saved = await fetch(url('/v1/memories'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        record_id: newRecordId(),
+        namespace: namespace(),
+        strategy: 'builtin',
+        title: 'Rate limits are keyed on the API key',
+        summary: 'express-rate-limit on POST /payments uses the API key header as its key.',
+        facts: [],
+        concepts: ['rate-limit'],
+        files_touched: [],
+        observation_type: 'decision',
+        source_event_ids: [newEventId()],
+        created_at: new Date().toISOString(),
+      }),
+    });
+    expect(saved.status).toBe(200);
+    for (const [script, hookEventName] of [
+      ['gemini-cli', 'BeforeAgent'],
+      ['codex', 'UserPromptSubmit'],
+    ] as const) {
+      // Sessions of their own: a session is not given the same memory twice.
+      const ran = await hook(
+        {
+          hook_event_name: hookEventName,
+          session_id: `${script}-1`,
+          prompt: 'which key does the payments rate limit use?',
+        },
+        script,
+      );
+      expect(ran).toMatchObject({ code: 0, stderr: '' });
+      const answer = JSON.parse(ran.stdout);
+      expect(answer.hookSpecificOutput.hookEventName).toBe(hookEventName);
+      expect(answer.hookSpecificOutput.additionalContext).toMatch(
+        /^## Prior observations from kiro-learn\n\n### Rate limits are keyed on the API key\n/,
+      );
+    }
   });
 
   it("prints the project's latest turn summary at session start", async () => {

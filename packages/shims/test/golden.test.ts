@@ -7,6 +7,9 @@ import { EventSchema } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { describe, expect, it } from 'vitest';
 import { mapClaudeCode } from '../src/agents/claude-code/map.js';
+import { mapCodex } from '../src/agents/codex/map.js';
+import { mapCursor } from '../src/agents/cursor/map.js';
+import { mapGemini } from '../src/agents/gemini-cli/map.js';
 import { mapKiro } from '../src/agents/kiro/map.js';
 import { mapKiroIde } from '../src/agents/kiro-ide-legacy/map.js';
 import { buildEvent } from '../src/event.js';
@@ -49,6 +52,9 @@ describe.each<[string, (input: MapInput) => MapResult, string[]]>([
   ['kiro-cli', mapKiro, []],
   ['kiro-v1-hooks', mapKiro, ['kiro-ide']],
   ['claude-code', mapClaudeCode, []],
+  ['codex', mapCodex, []],
+  ['gemini-cli', mapGemini, []],
+  ['cursor', mapCursor, []],
 ])('%s fixtures', (dir, map, args) => {
   const files = readdirSync(join(fixtures, dir)).filter(
     (name) => name.endsWith('.json') && !name.includes('example'),

@@ -61,7 +61,7 @@ beforeEach(() => {
   options = {
     cwd: join(project),
     env,
-    surfaces: ['kiro-cli', 'kiro-ide', 'claude-code'],
+    surfaces: ['kiro-cli', 'kiro-ide', 'claude-code', 'codex', 'gemini-cli', 'cursor'],
     legacyIde: true,
     kiroCliMajor: 2,
     node: { path: '/opt/node 22/bin/node', version: '22.12.0' },
@@ -149,6 +149,11 @@ describe('init', () => {
     const committed = [
       '.claude/settings.json',
       '.mcp.json',
+      '.codex/hooks.json',
+      '.codex/config.toml',
+      '.gemini/settings.json',
+      '.cursor/hooks.json',
+      '.cursor/mcp.json',
       ...readdirSync(join(project, '.kiro'), { recursive: true, encoding: 'utf8' })
         .map((path) => `.kiro/${path}`)
         .filter((path) => /\.(json|kiro\.hook)$/.test(path)),
@@ -161,6 +166,60 @@ describe('init', () => {
     }
     // The personal file may say where things are on this machine.
     expect(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')).toContain(base);
+  });
+
+  it('installs Codex, Gemini CLI and Cursor hooks in their own formats', () => {
+    writeFileSync(join(project, 'package.json'), '{"name": "payments-api"}\n');
+    mkdirSync(join(project, '.codex'));
+    writeFileSync(
+      join(project, '.codex', 'config.toml'),
+      'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n',
+    );
+    const plan = planInit(options);
+    expect(plan.notes?.some((note) => /Codex CLI: run \/hooks in Codex once/.test(note))).toBe(
+      true,
+    );
+    applyPlan(plan);
+    const codex = json(join(project, '.codex', 'hooks.json'));
+    expect(Object.keys(codex.hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'PreCompact',
+      'Stop',
+    ]);
+    expect(codex.hooks.Stop[0].hooks[0].command).toMatch(/exec "\$h" codex; exit 0$/);
+    expect(readFileSync(join(project, '.codex', 'config.toml'), 'utf8')).toBe(
+      'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n\n[mcp_servers.kiro-learn]\n' +
+        'command = "sh"\nargs = ["-c", "exec \\"${KIRO_LEARN_HOME:-$HOME/.kiro-learn}/bin/kiro-learn-mcp\\""]\n',
+    );
+    const gemini = json(join(project, '.gemini', 'settings.json'));
+    expect(Object.keys(gemini.hooks)).toEqual([
+      'SessionStart',
+      'BeforeAgent',
+      'AfterTool',
+      'AfterAgent',
+      'PreCompress',
+      'SessionEnd',
+    ]);
+    expect(gemini.hooks.AfterTool[0]).toMatchObject({
+      matcher: '.*',
+      hooks: [{ type: 'command', timeout: 10000 }],
+    });
+    expect(Object.keys(gemini.mcpServers)).toEqual(['kiro-learn']);
+    const cursor = json(join(project, '.cursor', 'hooks.json'));
+    expect(cursor.version).toBe(1);
+    expect(Object.keys(cursor.hooks)).toContain('afterAgentResponse');
+    expect(cursor.hooks.beforeSubmitPrompt[0].command).toMatch(/exec "\$h" cursor; exit 0$/);
+    expect(Object.keys(json(join(project, '.cursor', 'mcp.json')).mcpServers)).toEqual([
+      'kiro-learn',
+    ]);
+    applyPlan(planUninstall({ cwd: project, env }));
+    expect(readFileSync(join(project, '.codex', 'config.toml'), 'utf8')).toBe(
+      'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n',
+    );
+    for (const gone of ['.codex/hooks.json', '.gemini', '.cursor'])
+      expect(existsSync(join(project, gone))).toBe(false);
   });
 
   it('moves the hooks an earlier init wrote into the committed Claude Code settings', () => {

@@ -219,6 +219,44 @@ describe('a hook process', () => {
     expect(text).toContain('[REDACTED:github_token]');
   });
 
+  it.each([
+    [
+      'gemini-cli',
+      { hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: {}, tool_response: {} },
+      '{}\n',
+    ],
+    ['gemini-cli', { hook_event_name: 'Notification' }, '{}\n'],
+    ['gemini-cli', 'not json', '{}\n'],
+    [
+      'codex',
+      { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' },
+      '{}\n',
+    ],
+    [
+      'cursor',
+      { hook_event_name: 'beforeSubmitPrompt', prompt: 'hi', workspace_roots: ['/tmp/p'] },
+      '{"continue":true}\n',
+    ],
+    [
+      'cursor',
+      {
+        hook_event_name: 'afterShellExecution',
+        command: 'ls',
+        output: '',
+        workspace_roots: ['/tmp/p'],
+      },
+      '',
+    ],
+  ])('answers a %s hook in its own format: %j', async (surface, payload, stdout) => {
+    const ran = await run(
+      surface,
+      typeof payload === 'string'
+        ? payload
+        : JSON.stringify({ cwd: '/tmp/p', session_id: 's', ...payload }),
+    );
+    expect(ran).toMatchObject({ code: 0, stdout });
+  });
+
   it('does nothing at all with KIRO_LEARN_CAPTURE=off: no output, nothing recorded', async () => {
     const ran = await run('claude-code', tool('a'), { KIRO_LEARN_CAPTURE: 'off' });
     expect(ran).toEqual({ code: 0, stdout: '', stderr: '', home: ran.home });

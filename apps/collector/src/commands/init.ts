@@ -21,7 +21,7 @@ import type { Command } from './types.js';
 export const init: Command = {
   name: 'init',
   summary: 'install kiro-learn hooks and MCP server into this project',
-  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|all] [--global] [--kiro-agent NAME] [--legacy-ide] [--dry-run] [--yes]
+  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|codex|gemini-cli|cursor|all] [--global] [--kiro-agent NAME] [--legacy-ide] [--dry-run] [--yes]
 
 Installs hooks and the MCP server for the agents found on this machine (or --surface,
 repeatable or comma-separated) into the project around the current directory, merging

@@ -1,5 +1,8 @@
 import type { AgentInstaller } from '../init/installer.js';
 import { claudeCodeInstaller } from './claude-code/install.js';
+import { codexInstaller } from './codex/install.js';
+import { cursorInstaller } from './cursor/install.js';
+import { geminiInstaller } from './gemini-cli/install.js';
 import { kiroCliInstaller, kiroIdeInstaller } from './kiro/install.js';
 
 /** Every agent init can install into, in the order their files are written. */
@@ -7,4 +10,7 @@ export const INSTALLERS: readonly AgentInstaller[] = [
   kiroCliInstaller,
   kiroIdeInstaller,
   claudeCodeInstaller,
+  codexInstaller,
+  geminiInstaller,
+  cursorInstaller,
 ];

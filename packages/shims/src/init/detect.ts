@@ -1,3 +1,10 @@
 /** The agents `init` can install into (each has an installer in its agent module). */
-export const INSTALL_SURFACES = ['kiro-cli', 'kiro-ide', 'claude-code'] as const;
+export const INSTALL_SURFACES = [
+  'kiro-cli',
+  'kiro-ide',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+] as const;
 export type InstallSurface = (typeof INSTALL_SURFACES)[number];

@@ -23,7 +23,10 @@ export interface McpLaunch {
 }
 
 /** A Claude Code matcher group: `{matcher?, hooks: [{type, command}]}`. */
-export type ClaudeGroup = { matcher?: string; hooks: { type: 'command'; command: string }[] };
+export type ClaudeGroup = {
+  matcher?: string;
+  hooks: { type: 'command'; command: string; name?: string; timeout?: number }[];
+};
 
 /** Claude Code settings with kiro-learn's hook groups appended (after removing old ones). */
 export function mergeClaudeHooks(
