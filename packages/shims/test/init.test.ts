@@ -19,6 +19,7 @@ import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { ShimsError } from '../src/errors.js';
+import { PORTABLE_DATA_DIR } from '../src/init/launcher.js';
 import {
   applyPlan,
   formatPlan,
@@ -191,7 +192,7 @@ describe('init', () => {
     expect(codex.hooks.Stop[0].hooks[0].command).toMatch(/exec "\$h" codex; exit 0$/);
     expect(readFileSync(join(project, '.codex', 'config.toml'), 'utf8')).toBe(
       'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n\n[mcp_servers.kiro-learn]\n' +
-        'command = "sh"\nargs = ["-c", "exec \\"${KIRO_LEARN_HOME:-$HOME/.kiro-learn}/bin/kiro-learn-mcp\\""]\n',
+        `command = "sh"\nargs = ["-c", "exec \\"${PORTABLE_DATA_DIR}/bin/kiro-learn-mcp\\""]\n`,
     );
     const gemini = json(join(project, '.gemini', 'settings.json'));
     expect(Object.keys(gemini.hooks)).toEqual([
