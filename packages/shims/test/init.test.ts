@@ -107,7 +107,7 @@ describe('init', () => {
     ]);
     // The hook runs the launcher in the data dir, which runs its copy of the script.
     expect(claude.hooks.Stop[0].hooks[0].command).toBe(
-      `[ -x ${launcher()} ] && exec ${launcher()} claude-code; exit 0`,
+      `kl_bin=${join(base, 'data', 'bin')}; [ -f "$kl_bin/kiro-learn-hook" ] && set -- claude-code && . "$kl_bin/kiro-learn-hook"; exit 0`,
     );
     expect(readFileSync(join(base, 'data', 'bin', 'kiro-learn-claude-code.cjs'), 'utf8')).toBe(
       readFileSync(join(defaultBundleDir(), 'claude-code.cjs'), 'utf8'),
@@ -132,16 +132,22 @@ describe('init', () => {
       'PostToolUse',
       'Stop',
     ]);
-    expect(hooks.hooks[0].action.command).toMatch(/exec "\$h" kiro kiro-ide; exit 0$/);
+    expect(hooks.hooks[0].action.command).toMatch(
+      /set -- kiro kiro-ide && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
     const agent = json(join(project, '.kiro', 'agents', 'kiro-learn.json'));
-    expect(agent.hooks.userPromptSubmit[0].command).toMatch(/exec "\$h" kiro; exit 0$/);
+    expect(agent.hooks.userPromptSubmit[0].command).toMatch(
+      /set -- kiro && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
     // The MCP server is registered once: through mcp.json, which the agent includes.
     expect(agent.includeMcpJson).toBe(true);
     expect(agent.mcpServers).toBeUndefined();
     expect(agent.resources.length).toBeGreaterThan(0);
     const legacyTool = json(join(project, '.kiro', 'hooks', 'kiro-learn-tool.kiro.hook'));
     expect(legacyTool.when).toEqual({ type: 'postToolUse', toolTypes: ['*'] });
-    expect(legacyTool.then.command).toMatch(/exec "\$h" kiro-ide tool; exit 0$/);
+    expect(legacyTool.then.command).toMatch(
+      /set -- kiro-ide tool && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
   });
 
   it('writes no path of this machine into the files teams commit', () => {
@@ -189,7 +195,9 @@ describe('init', () => {
       'PreCompact',
       'Stop',
     ]);
-    expect(codex.hooks.Stop[0].hooks[0].command).toMatch(/exec "\$h" codex; exit 0$/);
+    expect(codex.hooks.Stop[0].hooks[0].command).toMatch(
+      /set -- codex && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
     expect(readFileSync(join(project, '.codex', 'config.toml'), 'utf8')).toBe(
       'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n\n[mcp_servers.kiro-learn]\n' +
         `command = "sh"\nargs = ["-c", "exec \\"${PORTABLE_DATA_DIR}/bin/kiro-learn-mcp\\""]\n`,
@@ -211,7 +219,9 @@ describe('init', () => {
     const cursor = json(join(project, '.cursor', 'hooks.json'));
     expect(cursor.version).toBe(1);
     expect(Object.keys(cursor.hooks)).toContain('afterAgentResponse');
-    expect(cursor.hooks.beforeSubmitPrompt[0].command).toMatch(/exec "\$h" cursor; exit 0$/);
+    expect(cursor.hooks.beforeSubmitPrompt[0].command).toMatch(
+      /set -- cursor && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
     expect(Object.keys(json(join(project, '.cursor', 'mcp.json')).mcpServers)).toEqual([
       'kiro-learn',
     ]);

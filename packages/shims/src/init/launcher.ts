@@ -15,10 +15,12 @@ export const MCP_LAUNCHER = 'kiro-learn-mcp';
 
 /**
  * The hook launcher init writes into `<data dir>/bin/`: it runs a hook script with the
- * Node init chose. Every path out of it exits 0 and prints nothing (a hook must never
- * break the agent, even after `uninstall --purge` removed the scripts). On Node < 22,
- * which loads NODE_EXTRA_CA_CERTS eagerly at start-up (hooks never use TLS), the variable
- * is moved aside for the hook and put back for the collector it may start.
+ * Node init chose. Hook commands read it into their own shell (`.`), so a hook costs one
+ * shell and one Node, no shell more; run as a program it works the same. Every path out
+ * of it exits 0 and prints nothing (a hook must never break the agent, even after
+ * `uninstall --purge` removed the scripts). On Node < 22, which loads
+ * NODE_EXTRA_CA_CERTS eagerly at start-up (hooks never use TLS), the variable is moved
+ * aside for the hook and put back for the collector it may start.
  */
 export function hookLauncher(node: NodeChoice): string {
   const ca = atLeast(node.version, '22.0.0')
@@ -32,7 +34,8 @@ fi
   return `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
 # Runs one hook script with Node ${node.version}; a missing script or Node exits 0.
-s="\${0%/*}/kiro-learn-$1.cjs"
+# Hook commands set kl_bin and read this file with "."; run directly, it finds its own dir.
+s="\${kl_bin:-\${0%/*}}/kiro-learn-$1.cjs"
 [ -f "$s" ] && [ -x ${shellQuote(node.path)} ] || exit 0
 shift
 ${ca}exec ${shellQuote(node.path)} "$s" "$@"
@@ -60,11 +63,8 @@ export function hookCommand(
   portable: boolean,
 ): string {
   const words = [script, ...args].map(shellQuote).join(' ');
-  if (portable) {
-    return `h="${PORTABLE_DATA_DIR}/bin/${HOOK_LAUNCHER}"; [ -x "$h" ] && exec "$h" ${words}; exit 0`;
-  }
-  const launcher = shellQuote(join(data, 'bin', HOOK_LAUNCHER));
-  return `[ -x ${launcher} ] && exec ${launcher} ${words}; exit 0`;
+  const bin = portable ? `"${PORTABLE_DATA_DIR}/bin"` : shellQuote(join(data, 'bin'));
+  return `kl_bin=${bin}; [ -f "$kl_bin/${HOOK_LAUNCHER}" ] && set -- ${words} && . "$kl_bin/${HOOK_LAUNCHER}"; exit 0`;
 }
 
 /** How agents start the MCP server: through the launcher, found the portable way. */
