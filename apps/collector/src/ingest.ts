@@ -1,8 +1,10 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
 import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
+import { eventAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -22,7 +24,8 @@ export function isExtractable(event: Event): boolean {
 }
 
 /**
- * POST /v1/events: validate → scrub → (a hook's repeat: answered, not stored) → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → (a hook's repeat:
+ * answered, not stored) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -30,10 +33,14 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
+  member?: Member,
   options: { hook?: boolean } = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(parseWith(EventParser, input, 'event'), ctx.scrubber);
+  const event = scrubEvent(
+    eventAsMember(parseWith(EventParser, input, 'event'), member),
+    ctx.scrubber,
+  );
   // The same hook fired twice (two configurations of one agent): stored once, and the
   // repeat gets no context, so the agent does not read it twice either.
   const remembered = options.hook === true;
