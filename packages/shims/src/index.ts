@@ -54,6 +54,7 @@ export {
   HOOK_NODE_FLOOR,
   MCP_NODE_FLOOR,
   type NodeChoice,
+  nodeStartMs,
   nodeVersion,
 } from './init/node.js';
 // `kiro-learn init` / `uninstall`: plan (read-only, also the dry run), then apply.

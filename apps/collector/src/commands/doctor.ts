@@ -7,6 +7,7 @@ import {
   chooseNode,
   HOOK_LAUNCHER,
   HOOK_NODE_FLOOR,
+  nodeStartMs,
   nodeVersion,
 } from '@kiro-learn/shims';
 import { loadSettings } from '../config/load.js';
@@ -125,10 +126,10 @@ function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
       fix: `install Node ${HOOK_NODE_FLOOR} or newer, then run kiro-learn init again`,
     };
   }
+  // A faster Node is worth a warning only when there is a choice: the rule measures then.
   const best = chooseNode(process.execPath, env);
-  if (best.path !== path && atLeast(best.version, HOOK_NODE_FLOOR) && best.startMs !== undefined) {
-    const mine = chooseNode(path, { PATH: '' });
-    if (mine.startMs !== undefined && best.startMs < mine.startMs * 0.9) {
+  if (best.path !== path && best.startMs !== undefined) {
+    if (best.startMs < nodeStartMs(path) * 0.9) {
       return {
         level: 'warn',
         what: `hooks run on Node ${version} (${path}); Node ${best.version} (${best.path}) starts faster`,

@@ -42,9 +42,10 @@ export function nodeVersion(path: string, env: NodeJS.ProcessEnv = {}): string |
  * The one rule for the Node that hooks and the MCP server run on: the fastest Node that
  * meets `floor`, among those on the PATH and the one running now. The private Node that
  * the repository's `pnpmw` wrapper keeps under `.tools/` counts only when nothing else
- * qualifies: a hook pointing into a checkout breaks when the checkout moves. Start-up is
- * measured (median of 3 × `node -e ''`); NODE_EXTRA_CA_CERTS is left out of the
- * measurement, as the installed hook command leaves it out.
+ * qualifies: a hook pointing into a checkout breaks when the checkout moves. When more
+ * than one qualifies, start-up is measured (median of 3 × `node -e ''`, without
+ * NODE_EXTRA_CA_CERTS, as the hook launcher runs them); versions and times are asked once
+ * per process.
  */
 export function chooseNode(
   execPath: string,
@@ -52,13 +53,12 @@ export function chooseNode(
   floor: string = HOOK_NODE_FLOOR,
 ): NodeChoice {
   const seen = new Set<string>();
-  const candidates: string[] = [];
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir) candidates.push(join(dir, 'node'));
-  }
-  candidates.push(execPath);
   const qualified: NodeChoice[] = [];
   const privateOnes: NodeChoice[] = [];
+  const candidates = [
+    ...(env['PATH'] ?? '').split(delimiter).flatMap((dir) => (dir ? [join(dir, 'node')] : [])),
+    execPath,
+  ];
   for (const candidate of candidates) {
     let real: string;
     try {
@@ -69,24 +69,50 @@ export function chooseNode(
     }
     if (seen.has(real)) continue;
     seen.add(real);
-    const version = nodeVersion(candidate, env);
+    const version = versionOf(real, env);
     if (!version || !atLeast(version, floor)) continue;
-    const choice = { path: candidate, version, startMs: startMs(candidate) };
-    (candidate.split(sep).includes('.tools') ? privateOnes : qualified).push(choice);
+    (candidate.split(sep).includes('.tools') ? privateOnes : qualified).push({
+      path: candidate,
+      version,
+    });
   }
   const pool = qualified.length > 0 ? qualified : privateOnes;
-  pool.sort((a, b) => (a.startMs ?? 0) - (b.startMs ?? 0));
-  return pool[0] ?? { path: execPath, version: process.versions.node };
+  // Only a choice needs a measurement: each start costs init (and doctor) real time.
+  if (pool.length < 2) return pool[0] ?? { path: execPath, version: process.versions.node };
+  const timed = pool.map((choice) => ({
+    ...choice,
+    startMs: startMsOf(realpathSync(choice.path)),
+  }));
+  return timed.sort((a, b) => a.startMs - b.startMs)[0]!;
 }
 
-function startMs(node: string): number {
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const start = process.hrtime.bigint();
-    spawnSync(node, ['-e', ''], { env: {}, timeout: 5000 });
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+/** What this process learned about each Node binary (by real path): asked once. */
+const versions = new Map<string, string | undefined>();
+const starts = new Map<string, number>();
+
+function versionOf(real: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!versions.has(real)) versions.set(real, nodeVersion(real, env));
+  return versions.get(real);
+}
+
+/** Median wall time of 3 × `node -e ''` of a Node binary, in ms (measured once per process). */
+export function nodeStartMs(path: string): number {
+  return startMsOf(realpathSync(path));
+}
+
+function startMsOf(real: string): number {
+  let ms = starts.get(real);
+  if (ms === undefined) {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const start = process.hrtime.bigint();
+      spawnSync(real, ['-e', ''], { env: {}, timeout: 5000 });
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    ms = times.sort((a, b) => a - b)[1]!;
+    starts.set(real, ms);
   }
-  return times.sort((a, b) => a - b)[1]!;
+  return ms;
 }
 
 /**
