@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 import { HOOK_ENTRIES } from './agents/entries.js';
 import { SHIM_SURFACES, type ShimSurface } from './hook.js';
-import { captureOff, runHook } from './run.js';
+import { captureDisabled, runHook } from './run.js';
 
 /** Payloads bigger than this are not read into memory. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
@@ -18,7 +18,7 @@ const USAGE =
  */
 export async function main(argv: readonly string[]): Promise<void> {
   // Before anything else, stdin included: a capture switched off costs nothing.
-  if (captureOff(process.env)) process.exit(0);
+  if (captureDisabled(process.env)) process.exit(0);
   const [first, ...args] = argv;
   const surface = first === 'kiro-cli' ? 'kiro' : first;
   if (!SHIM_SURFACES.includes(surface as ShimSurface)) {

@@ -10,6 +10,7 @@ import { buildEvent } from './event.js';
 import type { HookEvent, MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
 import { isoTime } from './iso-time.js';
+import { captureOff } from './paused.js';
 import { fileSession } from './session.js';
 import { type DeliveryOutcome, drainSpool, hasSpooled, spoolEvent } from './spool.js';
 import { capBody } from './truncate.js';
@@ -44,7 +45,7 @@ const REPLAY_MS = 1000;
  */
 export async function runHook(options: RunOptions): Promise<void> {
   const warn = (message: string) => options.stderr(`[kiro-learn] ${message}\n`);
-  if (captureOff(options.env)) return;
+  if (captureDisabled(options.env)) return;
   const entry = HOOK_ENTRIES[options.surface];
   let hook: HookEvent | undefined;
   let context: string | undefined;
@@ -80,6 +81,8 @@ async function record(
   const home = address.home;
   const identity = projectIdentity(cwd, { env: options.env });
   const now = Date.now();
+  // Paused, ignored or excluded: record nothing, inject nothing, say nothing.
+  if (captureOff(home, identity, now)) return undefined;
   const sessionId =
     hook.sessionId ?? fileSession(home, hook.surface, identity.projectId, hook.startsSession, now);
   const capped = capBody(hook.body);
@@ -127,7 +130,7 @@ async function record(
  * `KIRO_LEARN_CAPTURE=off` (also `0`, `false`, `no`): the hook does nothing at all. The
  * extraction agent kiro-learn starts runs with it, so its own hooks never feed on it.
  */
-export function captureOff(env: NodeJS.ProcessEnv): boolean {
+export function captureDisabled(env: NodeJS.ProcessEnv): boolean {
   const value = env['KIRO_LEARN_CAPTURE'];
   return value !== undefined && /^(?:off|0|false|no)$/i.test(value.trim());
 }
