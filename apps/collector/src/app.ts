@@ -17,6 +17,7 @@ import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
@@ -105,6 +106,7 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     settings,
     scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
+    recentHooks: createRecentHooks(),
     hub,
     metrics,
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
@@ -162,13 +164,19 @@ export function createCollector(options: CollectorOptions): Collector {
     // turns hono's lightweight response into a web Headers object on every request.
     const outgoing = outgoingOf(c);
     outgoing?.setHeader('X-Request-Id', id);
+    // Marks every answer as the collector's: a hook treats a refusal from another program
+    // on the port as the collector being away, and keeps the event.
+    outgoing?.setHeader('X-Kiro-Learn', ctx.version);
     inFlight++;
     try {
       await next();
     } finally {
       inFlight--;
     }
-    if (!outgoing) c.res.headers.set('X-Request-Id', id);
+    if (!outgoing) {
+      c.res.headers.set('X-Request-Id', id);
+      c.res.headers.set('X-Kiro-Learn', ctx.version);
+    }
     const status = c.res.status;
     metrics.requests.inc({ method: c.req.method, status: String(status) });
     if (status < 400 && !logger.enabled('debug')) return;

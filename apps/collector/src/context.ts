@@ -6,6 +6,7 @@ import type { CaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
+import type { RecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import type { StorageHealth } from './storage.js';
 
@@ -26,6 +27,8 @@ export interface AppContext {
   storage: StorageBackend;
   settings: CollectorSettings;
   scrubber: Scrubber;
+  /** Recognises a hook that fired twice (same project, surface, session, kind and body). */
+  recentHooks: RecentHooks;
   hub: ActivityHub;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;

@@ -1,6 +1,15 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { dataDir } from '@kiro-learn/schema/node';
+import {
+  atLeast,
+  chooseNode,
+  HOOK_LAUNCHER,
+  HOOK_NODE_FLOOR,
+  nodeStartMs,
+  nodeVersion,
+} from '@kiro-learn/shims';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
@@ -91,7 +100,44 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (health.ok) checks.push(...(await breakerChecks(address)));
 
   checks.push(hookCheck(io.cwd));
+  const node = hookNodeCheck(dataDir(io.env), io.env);
+  if (node) checks.push(node);
   return checks;
+}
+
+/**
+ * Which Node the installed hooks run on (the launcher init wrote names it), whether it
+ * still runs and meets the hooks' floor, and whether a faster one is on the PATH now.
+ */
+function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined {
+  let launcher: string;
+  try {
+    launcher = readFileSync(join(data, 'bin', HOOK_LAUNCHER), 'utf8');
+  } catch {
+    return undefined; // init has not run: the hook check says so
+  }
+  const quoted = /^exec ('(?:[^']|'\\'')*'|\S+) "\$s"/m.exec(launcher)?.[1];
+  const path = quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
+  const version = path ? nodeVersion(path, env) : undefined;
+  if (!path || !version || !atLeast(version, HOOK_NODE_FLOOR)) {
+    return {
+      level: 'fail',
+      what: `hooks run on ${path ?? 'an unknown Node'}${version ? ` (Node ${version})` : ', which does not run'}`,
+      fix: `install Node ${HOOK_NODE_FLOOR} or newer, then run kiro-learn init again`,
+    };
+  }
+  // A faster Node is worth a warning only when there is a choice: the rule measures then.
+  const best = chooseNode(process.execPath, env);
+  if (best.path !== path && best.startMs !== undefined) {
+    if (best.startMs < nodeStartMs(path) * 0.9) {
+      return {
+        level: 'warn',
+        what: `hooks run on Node ${version} (${path}); Node ${best.version} (${best.path}) starts faster`,
+        fix: 'run kiro-learn init again to switch',
+      };
+    }
+  }
+  return { level: 'ok', what: `hooks run on Node ${version} (${path})` };
 }
 
 /**

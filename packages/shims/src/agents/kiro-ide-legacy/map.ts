@@ -1,11 +1,14 @@
-import { type MapResult, type Payload, skip, str } from '../hook.js';
-import { summaryBody } from './kiro.js';
+import { type Loose, type MapInput, type MapResult, skip, str } from '../../hook.js';
+import { skipOwnTool, summaryBody } from '../shared.js';
+import type { KiroLegacyToolPayload } from './payload.js';
 
 /**
  * Legacy Kiro IDE `.kiro.hook` files run a command with the payload in `USER_PROMPT` and
  * the event chosen by the command line (`prompt`, `tool`, `stop`, or the trigger names).
  */
-export function mapKiroIde(event: string | undefined, text: string): MapResult {
+export function mapKiroIde({ args, env }: Pick<MapInput, 'args' | 'env'>): MapResult {
+  const event = args[0];
+  const text = env['USER_PROMPT'] ?? '';
   const base = { surface: 'kiro-ide' as const, startsSession: false, retrieve: false };
   switch (event) {
     case 'prompt':
@@ -23,7 +26,7 @@ export function mapKiroIde(event: string | undefined, text: string): MapResult {
     case 'tool':
     case 'postToolUse':
       if (!text.trim()) return skip('postToolUse without a payload', true);
-      return { hook: { ...base, hook: 'postToolUse', kind: 'tool_use', body: legacyTool(text) } };
+      return legacyTool(text, base);
     case 'stop':
     case 'agentStop':
       // Usually empty: the turn is rebuilt from its own events, so an empty stop adds nothing.
@@ -39,24 +42,29 @@ export function mapKiroIde(event: string | undefined, text: string): MapResult {
   }
 }
 
-function legacyTool(text: string): Extract<MapResult, { hook: unknown }>['hook']['body'] {
-  let parsed: Payload | undefined;
+function legacyTool(
+  text: string,
+  base: { surface: 'kiro-ide'; startsSession: boolean; retrieve: boolean },
+): MapResult {
+  let parsed: Loose<KiroLegacyToolPayload> | undefined;
   try {
     const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) parsed = value as Payload;
+    if (value && typeof value === 'object' && !Array.isArray(value)) parsed = value;
   } catch {
     // plain text: kept whole as the tool response
   }
-  if (!parsed)
-    return { type: 'json', data: { tool_name: 'unknown', tool_input: null, tool_response: text } };
-  const success = parsed['toolSuccess'];
-  const result = parsed['toolResult'] ?? null;
-  return {
-    type: 'json',
-    data: {
-      tool_name: str(parsed['toolName']) ?? 'unknown',
-      tool_input: parsed['toolArgs'] ?? null,
-      tool_response: typeof success === 'boolean' ? { success, result } : result,
-    },
-  };
+  const hook = (data: Record<string, unknown>): MapResult => ({
+    hook: { ...base, hook: 'postToolUse', kind: 'tool_use', body: { type: 'json', data } },
+  });
+  if (!parsed) return hook({ tool_name: 'unknown', tool_input: null, tool_response: text });
+  const name = str(parsed.toolName);
+  const own = skipOwnTool(name);
+  if (own) return own;
+  const success = parsed.toolSuccess;
+  const result = parsed.toolResult ?? null;
+  return hook({
+    tool_name: name ?? 'unknown',
+    tool_input: parsed.toolArgs ?? null,
+    tool_response: typeof success === 'boolean' ? { success, result } : result,
+  });
 }
