@@ -2,6 +2,7 @@ import { promptFromBody } from '@kiro-learn/retrieval';
 import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
+import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
 import { retrieveWithin } from './retrieve.js';
 
@@ -22,6 +23,19 @@ export function isExtractable(event: Event): boolean {
 }
 
 /**
+ * A namespace is an identity, so it is never rewritten: two projects whose ids differ only
+ * in a secret would merge. One the scrubber would change is refused instead.
+ */
+export function refuseSecretNamespace(ctx: AppContext, namespace: string): void {
+  if (ctx.scrubber.text(namespace) !== namespace) {
+    throw httpError(
+      400,
+      'namespace contains text the privacy scrubber redacts (a secret or a <private> tag); choose another actor or project id',
+    );
+  }
+}
+
+/**
  * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
@@ -32,7 +46,9 @@ export async function ingestEvent(
   retrieval?: 'prompt' | 'session_start',
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(parseWith(EventParser, input, 'event'), ctx.scrubber);
+  const parsed = parseWith(EventParser, input, 'event');
+  refuseSecretNamespace(ctx, parsed.namespace);
+  const event = scrubEvent(parsed, ctx.scrubber);
   const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });

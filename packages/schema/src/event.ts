@@ -10,7 +10,10 @@ export const SURFACES = ['kiro-cli', 'kiro-ide', 'claude-code', 'mcp', 'api'] as
 export type Surface = (typeof SURFACES)[number];
 
 export const TextBodySchema = z.object({ type: z.literal('text'), content: z.string() });
-export const MessageTurnSchema = z.object({ role: z.string().min(1).max(64), content: z.string() });
+export const MessageTurnSchema = z.object({
+  role: z.string().min(1).max(LIMITS.roleLength),
+  content: z.string(),
+});
 export const MessageBodySchema = z.object({
   type: z.literal('message'),
   turns: z.array(MessageTurnSchema).min(1),
@@ -37,9 +40,9 @@ export const EventBodySchema = z
 
 export const EventSourceSchema = z.object({
   surface: z.enum(SURFACES),
-  version: z.string().min(1).max(64),
+  version: z.string().min(1).max(LIMITS.versionLength),
   client_id: z.string().min(1).max(LIMITS.idLength),
-  project_path: z.string().min(1).max(4096).optional(),
+  project_path: z.string().min(1).max(LIMITS.pathLength).optional(),
 });
 
 export const EventSchema = z.object({

@@ -101,6 +101,7 @@ export {
   SECRET_PATTERNS,
   scrubEvent,
   scrubRecord,
+  scrubRecordPatch,
   scrubText,
   scrubValue,
 } from './scrub.js';

@@ -29,7 +29,7 @@ export const RecordMetadataSchema = z
 export const MemoryRecordSchema = z.object({
   record_id: RecordIdSchema,
   namespace: NamespaceSchema,
-  strategy: z.string().min(1).max(64),
+  strategy: z.string().min(1).max(LIMITS.strategyLength),
   title: z.string().min(1).max(LIMITS.titleLength),
   summary: z.string().min(1).max(LIMITS.summaryLength),
   facts: list(LIMITS.factLength),

@@ -1,18 +1,19 @@
 import {
   LIMITS,
   ListMemoriesQuerySchema,
-  type MemoryRecord,
   MemoryRecordPatchSchema,
   MemoryRecordSchema,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
   scrubRecord,
+  scrubRecordPatch,
 } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
+import { refuseSecretNamespace } from '../ingest.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -25,12 +26,9 @@ export function memoryRoutes(ctx: AppContext): Hono {
       await readJson(c, LIMITS.requestBytes),
       'memory record',
     );
-    // Scrubbing can lengthen a field ("pwd=x" → "pwd=[REDACTED:password]"): check again.
-    const scrubbed = parseWith(
-      MemoryRecordSchema,
-      scrubRecord(record, ctx.scrubber),
-      'memory record after scrubbing',
-    );
+    refuseSecretNamespace(ctx, record.namespace);
+    // scrubRecord cuts a field that scrubbing lengthened back to its limit.
+    const scrubbed = scrubRecord(record, ctx.scrubber);
     await ctx.storage.putRecord(scrubbed);
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
@@ -72,11 +70,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
       await readJson(c, LIMITS.requestBytes),
       'patch',
     );
-    const scrubbed = parseWith(
-      MemoryRecordPatchSchema,
-      scrubPatch(ctx, patch),
-      'patch after scrubbing',
-    );
+    const scrubbed = scrubRecordPatch(patch, ctx.scrubber);
     const record = await ctx.storage.updateRecord(id, scrubbed);
     if (!record) throw httpError(404, `no memory record ${id}`);
     return c.json(record);
@@ -89,16 +83,4 @@ export function memoryRoutes(ctx: AppContext): Hono {
   });
 
   return app;
-}
-
-function scrubPatch(ctx: AppContext, patch: Partial<MemoryRecord>): Partial<MemoryRecord> {
-  const text = ctx.scrubber.text;
-  return {
-    ...patch,
-    ...(patch.title !== undefined ? { title: text(patch.title) } : {}),
-    ...(patch.summary !== undefined ? { summary: text(patch.summary) } : {}),
-    ...(patch.facts ? { facts: patch.facts.map(text) } : {}),
-    ...(patch.concepts ? { concepts: patch.concepts.map(text) } : {}),
-    ...(patch.files_touched ? { files_touched: patch.files_touched.map(text) } : {}),
-  };
 }
