@@ -32,6 +32,7 @@ import {
   type TermStat,
 } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
+import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
@@ -50,15 +51,6 @@ export interface SqliteStorageOptions {
   /** Default BM25 column weights (title counts most). */
   weights?: Partial<ColumnWeights>;
 }
-
-/** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */
-export const DEFAULT_COLUMN_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({
-  title: 8,
-  summary: 2,
-  facts: 3,
-  concepts: 5,
-  files: 5,
-});
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
