@@ -11,6 +11,7 @@ import { type Activity, ActivityHub } from './activity.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
+import { answerClientError } from './http/client-error.js';
 import { outgoingOf, requestHeader } from './http/node.js';
 import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
@@ -196,6 +197,7 @@ export function createCollector(options: CollectorOptions): Collector {
   const listen = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
       const s = createAdaptorServer({ fetch: app.fetch }) as Server;
+      s.on('clientError', answerClientError);
       s.once('error', (error: NodeJS.ErrnoException) => {
         reject(
           error.code === 'EADDRINUSE'

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { NamespaceSchema, UlidSchema } from './primitives.js';
+import { IsoDateTimeSchema, idString, NamespaceSchema, UlidSchema } from './primitives.js';
 import { utf8Length } from './utf8.js';
 
 export const EVENT_KINDS = ['prompt', 'tool_use', 'session_summary', 'note'] as const;
@@ -40,21 +40,21 @@ export const EventBodySchema = z
 
 export const EventSourceSchema = z.object({
   surface: z.enum(SURFACES),
-  version: z.string().min(1).max(LIMITS.versionLength),
-  client_id: z.string().min(1).max(LIMITS.idLength),
+  version: idString(LIMITS.versionLength),
+  client_id: idString(LIMITS.idLength),
   project_path: z.string().min(1).max(LIMITS.pathLength).optional(),
 });
 
 export const EventSchema = z.object({
   event_id: UlidSchema,
   parent_event_id: UlidSchema.optional(),
-  session_id: z.string().min(1).max(LIMITS.idLength),
-  actor_id: z.string().min(1).max(LIMITS.idLength),
+  session_id: idString(LIMITS.idLength),
+  actor_id: idString(LIMITS.idLength),
   namespace: NamespaceSchema,
   schema_version: z.literal(1),
   kind: z.enum(EVENT_KINDS),
   body: EventBodySchema,
-  valid_time: z.iso.datetime({ offset: true }),
+  valid_time: IsoDateTimeSchema,
   source: EventSourceSchema,
   content_hash: z
     .string()

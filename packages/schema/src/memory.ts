@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+import {
+  IsoDateTimeSchema,
+  idString,
+  NamespaceSchema,
+  RecordIdSchema,
+  UlidSchema,
+} from './primitives.js';
 import { utf8Length } from './utf8.js';
 
 export const OBSERVATION_TYPES = [
@@ -29,7 +35,7 @@ export const RecordMetadataSchema = z
 export const MemoryRecordSchema = z.object({
   record_id: RecordIdSchema,
   namespace: NamespaceSchema,
-  strategy: z.string().min(1).max(LIMITS.strategyLength),
+  strategy: idString(LIMITS.strategyLength),
   title: z.string().min(1).max(LIMITS.titleLength),
   summary: z.string().min(1).max(LIMITS.summaryLength),
   facts: list(LIMITS.factLength),

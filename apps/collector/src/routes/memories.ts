@@ -29,7 +29,15 @@ export function memoryRoutes(ctx: AppContext): Hono {
     refuseSecretNamespace(ctx, record.namespace);
     // scrubRecord cuts a field that scrubbing lengthened back to its limit.
     const scrubbed = scrubRecord(record, ctx.scrubber);
-    await ctx.storage.putRecord(scrubbed);
+    // A record id names one record forever: saving over it (possibly from another
+    // project) is refused; PATCH edits a record in place.
+    if (!(await ctx.storage.insertRecord(scrubbed))) {
+      throw httpError(
+        409,
+        `memory record ${scrubbed.record_id} already exists; use PATCH /v1/memories/${scrubbed.record_id} to change it, or save with a new record_id`,
+        { record_id: scrubbed.record_id },
+      );
+    }
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
 
