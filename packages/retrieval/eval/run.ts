@@ -4,7 +4,8 @@
 // every set (this one and the paraphrase set), R@1, R@5 and MRR per tag of every ranker in
 // rankers.ts, side by side. Prints; asserts nothing. Flags: `--tables` prints only the
 // per-tag tables; `--misses` lists the prompts each ranker misses; `--overlap` lists the
-// prompts sharing more than one content word with their answer.
+// prompts sharing more than one content word with their answer; `--set <name>` prints only
+// that set's table (`original` or `paraphrase`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -247,7 +248,15 @@ async function main(): Promise<void> {
 
 /** Every set's per-tag table, each ranker of rankers.ts a column group. */
 async function tables(): Promise<void> {
-  for (const set of SETS) {
+  const only = process.argv[process.argv.indexOf('--set') + 1];
+  const sets = process.argv.includes('--set') ? SETS.filter((s) => s.name === only) : SETS;
+  if (sets.length === 0) {
+    console.error(
+      `--set: no set named ${only}; the sets are ${SETS.map((s) => s.name).join(', ')}`,
+    );
+    process.exit(2);
+  }
+  for (const set of sets) {
     const results = await runSet(set, RANKERS);
     printTable(set, results);
     if (process.argv.includes('--misses')) printMisses(set, results);
@@ -255,5 +264,5 @@ async function tables(): Promise<void> {
   }
 }
 
-if (!process.argv.includes('--tables')) await main();
+if (!process.argv.includes('--tables') && !process.argv.includes('--set')) await main();
 await tables();

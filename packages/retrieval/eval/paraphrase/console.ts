@@ -603,7 +603,7 @@ const PROMPTS: PromptRow[] = [
     ['cn-api-types'],
   ],
   [['paraphrase'], 'on iphones every time in the list comes out as nonsense', ['cn-safari-date']],
-  [['paraphrase'], 'leaving the console open all night eats gigabytes', ['cn-memory-leak']],
+  [['paraphrase'], 'leaving the console open all nite eats gigabytes', ['cn-memory-leak']],
   [['paraphrase', 'recency'], 'where is the admin ui hosted these days', ['cn-self-host']],
   [
     ['paraphrase'],

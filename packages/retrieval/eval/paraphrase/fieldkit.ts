@@ -549,7 +549,7 @@ const PROMPTS: PromptRow[] = [
     'calendar days show up as garbage text on old galaxy phones',
     ['fk-hermes-intl'],
   ],
-  [['paraphrase'], 'the visits view stutters badly when I flick through it', ['fk-list-perf']],
+  [['paraphrase'], 'the visits view stutters bady when I flick thru it', ['fk-list-perf']],
   [['paraphrase'], 'app takes ages to open from scratch', ['fk-startup']],
   [
     ['paraphrase', 'look-alike'],

@@ -538,7 +538,7 @@ const PROMPTS: PromptRow[] = [
     "in a docker image the small linux binary can't reach anything",
     ['nt-musl-dns'],
   ],
-  [['paraphrase'], 'why is even --help sluggish', ['nt-startup-time']],
+  [['paraphrase'], 'why is even --help so sluggsh', ['nt-startup-time']],
   [
     ['paraphrase', 'look-alike'],
     'layout goes crooked when a name has kanji in it',
@@ -569,7 +569,7 @@ const PROMPTS: PromptRow[] = [
     'something I jotted just after 12am is filed under the day before',
     ['nt-timezone'],
   ],
-  [['paraphrase'], 'does it phone home to look for new versions', ['nt-update-check']],
+  [['paraphrase'], 'does it phone home to look for new verions', ['nt-update-check']],
   [['paraphrase'], 'how do I get verbose diagnostics out of it', ['nt-env-logging']],
   [['identifier'], 'IsTerminal check for NO_COLOR', ['nt-color-tty']],
   [['identifier', 'recency'], 'does Config::load still read ~/.notchrc', ['nt-config-path']],

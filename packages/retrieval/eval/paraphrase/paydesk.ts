@@ -584,7 +584,7 @@ const PROMPTS: PromptRow[] = [
   [['paraphrase'], 'release got stuck forever on the db step', ['pd-index-lock']],
   [['paraphrase'], 'billing history screen is super slow', ['pd-n-plus-one']],
   [['paraphrase', 'recency', 'look-alike'], 'which provider delivers our mails', ['pd-email']],
-  [['paraphrase', 'look-alike'], 'client says they never receive their receipt', ['pd-suppressed']],
+  [['paraphrase', 'look-alike'], 'client says they never recieve their reciept', ['pd-suppressed']],
   [['paraphrase'], 'figures for sydney clients are shifted by a day', ['pd-report-tz']],
   [
     ['paraphrase', 'look-alike'],

@@ -540,7 +540,7 @@ const RECORDS: RecordRow[] = [
 const PROMPTS: PromptRow[] = [
   [
     ['paraphrase'],
-    'infra apply says somebody else is holding it, but nobody is',
+    'infra aply says somebody else is holding it, but nobody is',
     ['pf-tf-state-lock'],
   ],
   [

@@ -521,9 +521,9 @@ const PROMPTS: PromptRow[] = [
     'how do we keep the cloud db spend in check now',
     ['rb-snowflake-cost'],
   ],
-  [['paraphrase'], 'geo breakdown adds up to less than our headcount', ['rb-null-country']],
+  [['paraphrase'], 'geo breakdwon adds up to less than our headcount', ['rb-null-country']],
   [['paraphrase'], "yesterday's sales figure doesnt match what accounting says", ['rb-timezone']],
-  [['paraphrase'], 'how do we turn dollar amounts into euros', ['rb-currency']],
+  [['paraphrase'], "how do we turn dollar amounts into euro's", ['rb-currency']],
   [['paraphrase'], 'where do we scramble emails so analysts cant see them', ['rb-pii-hash']],
   [
     ['paraphrase'],
