@@ -118,9 +118,13 @@ function acceptAssignment(groups: Readonly<Record<string, string | undefined>>):
   return isSecretValue(secretName(name), value, quoted, shell, groups['tail'] !== undefined, name);
 }
 
-/** `password=…`, `GITHUB_TOKEN=…`, `"api_key": "…"`, `--password=…`, `token := "…"`. */
+/**
+ * `password=…`, `GITHUB_TOKEN=…`, `"api_key": "…"`, `--password=…`, `token := "…"`. A match
+ * starts at the keyword, which the engine finds fast; the whole name is then read back by a
+ * look-behind (starting every match at each word instead made these the slowest patterns).
+ */
 function assignment(kind: string, keyword: string): ScrubPattern {
-  const name = `(?<name>[A-Za-z0-9_.-]{0,64}?(?:${keyword}))`;
+  const name = `(?:${keyword})(?<=(?<![A-Za-z0-9_.$-])(?<name>[A-Za-z0-9_.-]{0,64}(?:${keyword})))`;
   const sep = `(?<sep>[ \\t]*(?::=|=(?![=>~])|:(?![:=]))[ \\t]*)`;
   // A quoted value runs to its closing quote (escapes allowed); a plain one to a delimiter.
   const quotedValue = `(?<open>\\\\?["'])(?<value>(?:(?!\\k<open>)(?:\\\\[^\\n]|[^\\\\\\n]))+)(?<after>\\k<open>)`;
@@ -129,7 +133,7 @@ function assignment(kind: string, keyword: string): ScrubPattern {
   return {
     kind,
     pattern: new RegExp(
-      `(?<keep>(?<![A-Za-z0-9_.$-])${name}(?:\\\\?["'])?${sep})${NOT_REDACTED}(?:${quotedValue}|${plainValue})`,
+      `(?<keep>${name}(?:\\\\?["'])?${sep})${NOT_REDACTED}(?:${quotedValue}|${plainValue})`,
       'gi',
     ),
     accept: acceptAssignment,
@@ -222,9 +226,10 @@ export const SECRET_PATTERNS: readonly ScrubPattern[] = [
     pattern: /(?<keep>\bbearer\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{16,}=*/gi,
   },
   {
+    // Starts at `://` (fast to find); the scheme before it is a look-behind.
     kind: 'url_password',
     pattern: new RegExp(
-      `(?<keep>(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\\s:@/[\\]]+:)${NOT_REDACTED}[^\\s@/]+(?=@)`,
+      `(?<keep>://(?<=(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}://)[^\\s:@/[\\]]+:)${NOT_REDACTED}[^\\s@/]+(?=@)`,
       'gi',
     ),
     hint: '://[^\\s:@/]+:',
