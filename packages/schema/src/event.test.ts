@@ -105,6 +105,18 @@ describe('EventSchema', () => {
     ]);
   });
 
+  it('refuses a body nested past the depth limit without exhausting the stack', () => {
+    let data: unknown = 1;
+    for (let i = 0; i < 200_000; i++) data = [data];
+    const result = safeParse(EventSchema, { ...valid, body: { type: 'json', data } });
+    expect(result.ok ? [] : result.errors).toEqual([
+      `body: body nests deeper than ${LIMITS.jsonDepth} levels, counting the event`,
+    ]);
+    let ok: unknown = 1;
+    for (let i = 0; i < LIMITS.jsonDepth - 3; i++) ok = [ok];
+    expect(safeParse(EventSchema, { ...valid, body: { type: 'json', data: ok } }).ok).toBe(true);
+  });
+
   it('requires an offset on valid_time', () => {
     expect(safeParse(EventSchema, { ...valid, valid_time: '2026-11-20T10:15:00' }).ok).toBe(false);
     expect(safeParse(EventSchema, { ...valid, valid_time: '2026-11-20T10:15:00Z' }).ok).toBe(true);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from './depth.js';
 import { LIMITS } from './limits.js';
 import { IsoDateTimeSchema, idString, NamespaceSchema, UlidSchema } from './primitives.js';
 import { utf8Length } from './utf8.js';
@@ -23,6 +24,14 @@ export const JsonBodySchema = z.object({ type: z.literal('json'), data: z.unknow
 export const EventBodySchema = z
   .discriminatedUnion('type', [TextBodySchema, MessageBodySchema, JsonBodySchema])
   .superRefine((body, ctx) => {
+    // The event and its body are two levels of the document the limit counts.
+    if (nestsDeeperThan(body, LIMITS.jsonDepth - 1)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `body nests deeper than ${LIMITS.jsonDepth} levels, counting the event`,
+      });
+      return;
+    }
     let size: number;
     try {
       size = utf8Length(JSON.stringify(body) ?? '');

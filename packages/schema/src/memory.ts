@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from './depth.js';
 import { LIMITS } from './limits.js';
 import {
   IsoDateTimeSchema,
@@ -27,6 +28,10 @@ const list = (itemMax: number) => z.array(z.string().min(1).max(itemMax)).max(LI
  */
 export const RecordMetadataSchema = z
   .record(z.string(), z.unknown())
+  .refine(
+    (value) => !nestsDeeperThan(value, LIMITS.jsonDepth - 1),
+    `metadata must nest at most ${LIMITS.jsonDepth - 1} levels deep`,
+  )
   .refine(
     (value) => utf8Length(JSON.stringify(value)) <= LIMITS.metadataBytes,
     `metadata must serialize to at most ${LIMITS.metadataBytes} bytes`,
