@@ -189,6 +189,7 @@ describe('bytes that are not a JSON document', () => {
       'NOT A REQUEST\r\n\r\n',
       `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${c.port}\r\nBad Header: x\r\n\r\n`,
       `POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1:${c.port}\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`,
+      `POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1:${c.port}\r\nContent-Length: abc\r\n\r\n{}`,
     ]) {
       const answer = await raw(request);
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
@@ -196,6 +197,21 @@ describe('bytes that are not a JSON document', () => {
       expect(body).toEqual({ error: 'malformed HTTP request', details: expect.any(String) });
     }
   });
+});
+
+it('refuses a request without a usable Host with the JSON error shape', async () => {
+  for (const request of [
+    'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n',
+    'GET /healthz HTTP/1.0\r\n\r\n',
+    'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n',
+  ]) {
+    const answer = await raw(request);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'malformed HTTP request',
+      details: expect.stringMatching(/host header|Invalid URL/i),
+    });
+  }
 });
 
 describe('an oversized body', () => {

@@ -1,5 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { RequestError } from '@hono/node-server';
+import { httpError } from '../errors.js';
+import { errorResponse } from './respond.js';
 
 /**
  * Answers what Node's HTTP parser refuses before the app ever sees a request (headers
@@ -32,4 +35,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/**
+ * The adapter's own refusals (no Host header, an invalid one, a URL it cannot build)
+ * answer 400 with the JSON shape; anything else that escapes the app is a 500.
+ */
+export function answerRequestError(error: unknown): Response {
+  if (error instanceof RequestError) {
+    return errorResponse(httpError(400, 'malformed HTTP request', error.message));
+  }
+  return errorResponse(error);
 }
