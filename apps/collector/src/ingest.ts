@@ -1,9 +1,11 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
 import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
+import { eventAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -36,7 +38,7 @@ export function refuseSecretNamespace(ctx: AppContext, namespace: string): void 
 }
 
 /**
- * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -44,9 +46,10 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
+  member?: Member,
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const parsed = parseWith(EventParser, input, 'event');
+  const parsed = eventAsMember(parseWith(EventParser, input, 'event'), member);
   refuseSecretNamespace(ctx, parsed.namespace);
   const event = scrubEvent(parsed, ctx.scrubber);
   const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });

@@ -18,6 +18,8 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
@@ -29,6 +31,7 @@ export type {
   SearchOptions,
   StorageBackend,
   StorageStats,
+  StoredEventNotice,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';

@@ -14,6 +14,7 @@ import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { refuseSecretNamespace } from '../ingest.js';
+import { recordAsMember, requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -21,10 +22,10 @@ export function memoryRoutes(ctx: AppContext): Hono {
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    const record = parseWith(
-      MemoryRecordSchema,
-      await readJson(c, LIMITS.requestBytes),
-      'memory record',
+    // A member's record is theirs, whatever actor its namespace named.
+    const record = recordAsMember(
+      parseWith(MemoryRecordSchema, await readJson(c, LIMITS.requestBytes), 'memory record'),
+      requestMember(c),
     );
     refuseSecretNamespace(ctx, record.namespace);
     // scrubRecord cuts a field that scrubbing lengthened back to its limit.
