@@ -1,11 +1,19 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
-import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import {
+  type Event,
+  EventSchema,
+  type MemoryRecord,
+  MemoryRecordSchema,
+  type PostEventResponse,
+  scrubEvent,
+  scrubRecord,
+} from '@kiro-learn/schema';
 import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
-import { eventAsMember } from './members.js';
+import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -24,6 +32,17 @@ export function isExtractable(event: Event): boolean {
   return !(event.kind === 'note' && event.source.surface === 'mcp');
 }
 
+/** How an event is stored besides the defaults of POST /v1/events. */
+export interface IngestOptions {
+  /**
+   * From an import: no capture gate (the user asked for it), no pending-buffer entry (its
+   * records come with it), nothing on the live stream.
+   */
+  imported?: boolean;
+  /** When the event first arrived (an import keeps the exported time). */
+  receivedAt?: string;
+}
+
 /**
  * A namespace is an identity, so it is never rewritten: two projects whose ids differ only
  * in a secret would merge. One the scrubber would change is refused instead.
@@ -38,7 +57,8 @@ export function refuseSecretNamespace(ctx: AppContext, namespace: string): void 
 }
 
 /**
- * POST /v1/events: validate → (a member's: their actor) → scrub → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
+ * or ignored project stores nothing and gets no context) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -47,15 +67,24 @@ export async function ingestEvent(
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
   member?: Member,
+  options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
   const parsed = eventAsMember(parseWith(EventParser, input, 'event'), member);
   refuseSecretNamespace(ctx, parsed.namespace);
   const event = scrubEvent(parsed, ctx.scrubber);
-  const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
+  const skipped = options.imported ? undefined : ctx.captureGate(event);
+  if (skipped) {
+    ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
+    return { event_id: event.event_id, stored: false, skipped };
+  }
+  const { stored } = await ctx.storage.putEvent(event, {
+    pending: !options.imported && isExtractable(event),
+    ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
+  });
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
-  if (stored) ctx.hub.emit({ type: 'event', event });
+  if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });
 
   const response: PostEventResponse = { event_id: event.event_id, stored };
   // Prompts get context for their text; a session start (any kind, usually the hook's
@@ -106,4 +135,16 @@ export async function ingestEvent(
     latency_ms: Math.round(outcome.latencyMs * 100) / 100,
   };
   return response;
+}
+
+/**
+ * A memory record as POST /v1/memories and import take it: validated, its namespace
+ * checked, scrubbed (a field scrubbing lengthened is cut back to its limit).
+ */
+export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
+  const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
+  refuseSecretNamespace(ctx, record.namespace);
+  // scrubRecord cuts a field that scrubbing lengthened back to its limit, so a valid
+  // record stays valid.
+  return scrubRecord(record, ctx.scrubber);
 }

@@ -49,9 +49,8 @@ export async function api<T>(address: CollectorAddress, path: string): Promise<T
       },
       signal: AbortSignal.timeout(10_000),
     });
-  // A GET is safe to repeat. A pooled keep-alive connection that the collector closed
-  // while this process was blocked (the demo runs hooks synchronously) fails once with a
-  // network error; a fresh connection then works.
+  // A kept-alive connection the server closed just as it was reused fails at once ("fetch
+  // failed"); a GET is safe to send again.
   const res = await get().catch((error: unknown) => {
     if (error instanceof TypeError) return get();
     throw error;

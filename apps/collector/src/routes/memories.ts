@@ -2,10 +2,8 @@ import {
   LIMITS,
   ListMemoriesQuerySchema,
   MemoryRecordPatchSchema,
-  MemoryRecordSchema,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
-  scrubRecord,
   scrubRecordPatch,
 } from '@kiro-learn/schema';
 import { Hono } from 'hono';
@@ -13,8 +11,8 @@ import type { AppContext } from '../context.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
-import { refuseSecretNamespace } from '../ingest.js';
-import { recordAsMember, requestMember } from '../members.js';
+import { parseRecord } from '../ingest.js';
+import { requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -23,13 +21,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
 
   app.post('/', async (c) => {
     // A member's record is theirs, whatever actor its namespace named.
-    const record = recordAsMember(
-      parseWith(MemoryRecordSchema, await readJson(c, LIMITS.requestBytes), 'memory record'),
-      requestMember(c),
-    );
-    refuseSecretNamespace(ctx, record.namespace);
-    // scrubRecord cuts a field that scrubbing lengthened back to its limit.
-    const scrubbed = scrubRecord(record, ctx.scrubber);
+    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes), requestMember(c));
     // A record id names one record forever: saving over it (possibly from another
     // project) is refused; PATCH edits a record in place.
     if (!(await ctx.storage.insertRecord(scrubbed))) {
