@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
@@ -12,6 +12,7 @@ import { createCaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
+import { answerClientError, answerRequestError } from './http/client-error.js';
 import { outgoingOf, requestHeader } from './http/node.js';
 import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
@@ -242,7 +243,13 @@ export function createCollector(options: CollectorOptions): Collector {
 
   const bind = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
-      const s = createAdaptorServer({ fetch: app.fetch }) as Server;
+      // Node and the adapter answer a request without a usable Host with an empty 400;
+      // answerRequestError gives it the JSON error shape like every other refusal.
+      const s = createServer(
+        { requireHostHeader: false },
+        getRequestListener(app.fetch, { errorHandler: answerRequestError }),
+      );
+      s.on('clientError', answerClientError);
       s.once('error', (error: NodeJS.ErrnoException) => {
         reject(
           error.code === 'EADDRINUSE'

@@ -11,6 +11,7 @@ import {
 import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
+import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
 import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
@@ -45,6 +46,19 @@ export interface IngestOptions {
 }
 
 /**
+ * A namespace is an identity, so it is never rewritten: two projects whose ids differ only
+ * in a secret would merge. One the scrubber would change is refused instead.
+ */
+export function refuseSecretNamespace(ctx: AppContext, namespace: string): void {
+  if (ctx.scrubber.text(namespace) !== namespace) {
+    throw httpError(
+      400,
+      'namespace contains text the privacy scrubber redacts (a secret or a <private> tag); choose another actor or project id',
+    );
+  }
+}
+
+/**
  * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
  * or ignored project stores nothing and gets no context) → (a hook's repeat: answered,
  * not stored) → store (with its pending-buffer entry, in one
@@ -59,10 +73,9 @@ export async function ingestEvent(
   options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(
-    eventAsMember(parseWith(EventParser, input, 'event'), member),
-    ctx.scrubber,
-  );
+  const parsed = eventAsMember(parseWith(EventParser, input, 'event'), member);
+  refuseSecretNamespace(ctx, parsed.namespace);
+  const event = scrubEvent(parsed, ctx.scrubber);
   const skipped = options.imported ? undefined : ctx.captureGate(event);
   if (skipped) {
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
@@ -141,14 +154,13 @@ export async function ingestEvent(
 }
 
 /**
- * A memory record as POST /v1/memories takes it: validated, scrubbed, and validated again
- * (scrubbing can lengthen a field: "pwd=x" becomes "pwd=[REDACTED:password]").
+ * A memory record as POST /v1/memories and import take it: validated, its namespace
+ * checked, scrubbed (a field scrubbing lengthened is cut back to its limit).
  */
 export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
   const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
-  return parseWith(
-    MemoryRecordSchema,
-    scrubRecord(record, ctx.scrubber),
-    'memory record after scrubbing',
-  );
+  refuseSecretNamespace(ctx, record.namespace);
+  // scrubRecord cuts a field that scrubbing lengthened back to its limit, so a valid
+  // record stays valid.
+  return scrubRecord(record, ctx.scrubber);
 }

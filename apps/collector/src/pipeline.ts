@@ -1,5 +1,6 @@
 import { createBuffer, type ExtractionRun, type PendingBuffer } from '@kiro-learn/buffer';
 import { createExtractor, type Extractor } from '@kiro-learn/extractor';
+import { createScrubber, scrubRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
@@ -27,11 +28,18 @@ export function createPipeline(
     timeoutMs: settings.extraction.timeoutMs,
     attempts: settings.extraction.attempts,
   });
+  // Events are scrubbed before they are stored, but a model can still write a secret (or
+  // reassemble one): what it returns is scrubbed too, with the same patterns.
+  const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
   const buffer = createBuffer({
     storage,
     extract: async (batch) => {
       const result = await extractor.extract(batch);
-      return { records: result.records, attempts: result.attempts, extractor: result.extractor };
+      return {
+        records: result.records.map((record) => scrubRecord(record, scrubber)),
+        attempts: result.attempts,
+        extractor: result.extractor,
+      };
     },
     options: {
       thresholdBytes: settings.buffer.maxPendingBytes,
@@ -41,7 +49,9 @@ export function createPipeline(
       claimTtlMs: settings.extraction.claimTtlMs,
     },
     compaction: settings.buffer.compaction,
-    ...(extractor.summarize ? { summarize: (request) => extractor.summarize!(request) } : {}),
+    ...(extractor.summarize
+      ? { summarize: async (request) => scrubber.value(await extractor.summarize!(request)) }
+      : {}),
     extractorName: extractor.name,
     onError: (error) => logger.error('extraction bookkeeping failed', { error }),
   });

@@ -31,6 +31,12 @@ export interface StorageBackend {
   // ---- memory records ----
   /** Inserts a record (and its search row, in one transaction). Replaces one with the same id. */
   putRecord(record: MemoryRecord): Promise<void>;
+  /**
+   * Inserts a record unless one with its id exists, in any namespace: then it returns
+   * false and changes nothing (`POST /v1/memories` answers 409). Atomic, so two writers
+   * of one id cannot both succeed.
+   */
+  insertRecord(record: MemoryRecord): Promise<boolean>;
   getRecord(recordId: string): Promise<MemoryRecord | undefined>;
   /** Several records by id, in the order asked (missing ids are left out). */
   getRecords(recordIds: readonly string[]): Promise<MemoryRecord[]>;

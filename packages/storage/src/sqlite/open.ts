@@ -264,6 +264,17 @@ class SqliteBackend implements SqliteStorage {
     await this.#writes.enqueue(() => this.#upsertRecord(row));
   }
 
+  async insertRecord(record: MemoryRecord): Promise<boolean> {
+    this.#open();
+    const row = rowFromRecord(record);
+    // The write queue runs one write at a time, so the check and the insert are one step.
+    return this.#writes.enqueue(() => {
+      if (this.#w.selectRecord.get(row.record_id) !== undefined) return false;
+      this.#w.insertRecord.run(row);
+      return true;
+    });
+  }
+
   /** Delete then insert: a fresh rid, and the triggers keep FTS and the counts right. */
   #upsertRecord(row: RecordRow): void {
     this.#w.deleteRecord.run(row.record_id);
