@@ -6,6 +6,7 @@ import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
 import type { RetrieveFn } from './retrieve.js';
+import type { SseFanout } from './sse.js';
 
 /** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
 export type SearchFn = (query: {
@@ -25,6 +26,8 @@ export interface AppContext {
   settings: CollectorSettings;
   scrubber: Scrubber;
   hub: ActivityHub;
+  /** The SSE clients of /v1/stream (bounded, off the ingest path). */
+  fanout: SseFanout;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;
   /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */

@@ -5,7 +5,8 @@ import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
 
-const FIXTURES = '/work/shared/fixtures/hook-payloads';
+/** An agent's own hook payload, copied into the repository. */
+const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
 
 function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {

@@ -4,7 +4,13 @@ export type StorageErrorCode =
   | 'migration_drift'
   | 'closed'
   | 'invalid_cursor'
-  | 'io';
+  | 'io'
+  /** lockFile: another process holds the lock. */
+  | 'locked'
+  /** commitExtraction: the batch's pending entries are gone (another run extracted them). */
+  | 'stale_batch'
+  /** The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, a failed integrity check). */
+  | 'corrupt';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

@@ -1,8 +1,10 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { checkDatabase, CORRUPT_DATABASE_HELP } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -62,6 +64,8 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
 
   const address = cliAddress(io.env);
   checks.push(dataDirCheck(address.home));
+  const database = databaseCheck(daemonFiles(address.home).database);
+  if (database) checks.push(database);
 
   const health = await probe(address);
   if (health.ok) {
@@ -179,6 +183,18 @@ function dataDirCheck(home: string): Check {
     };
   }
   return { level: 'ok', what: `data dir ${home}` };
+}
+
+/** SQLite's quick integrity check of the database, when there is one yet. */
+function databaseCheck(path: string): Check | undefined {
+  if (!existsSync(path)) return undefined;
+  const report = checkDatabase(path);
+  if (report.ok) return { level: 'ok', what: `database ${path} passes its integrity check` };
+  return {
+    level: 'fail',
+    what: `database ${path} is damaged: ${report.problems.join('; ')}`,
+    fix: CORRUPT_DATABASE_HELP,
+  };
 }
 
 function portFree(host: string, port: number): Promise<boolean> {

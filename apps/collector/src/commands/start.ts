@@ -81,9 +81,14 @@ async function background(io: CommandIO): Promise<number> {
     }
     if (exited !== undefined) {
       const why = readFileSync(files.startErr, 'utf8').trim();
-      // Lost a race with another start: that one is serving, which is what was asked.
+      // Lost a race with another start: that one is serving (or about to), which is what
+      // was asked. Wait for it to answer rather than report a failure.
       if (/already running/.test(why)) {
-        line(io.stdout, why.replace(/^kiro-learn: /, ''));
+        const winner = await answers(address, deadline);
+        line(
+          io.stdout,
+          `kiro-learn collector is already running (pid ${winner?.pid ?? '?'}) at ${address.baseUrl}`,
+        );
         return 0;
       }
       line(
@@ -99,4 +104,14 @@ async function background(io: CommandIO): Promise<number> {
     `kiro-learn: the collector did not answer on ${address.baseUrl} within ${START_TIMEOUT_MS / 1000} s; see ${files.log}`,
   );
   return 1;
+}
+
+/** The collector answering at `address` before `deadline`, if one does. */
+async function answers(address: ReturnType<typeof cliAddress>, deadline: number) {
+  for (;;) {
+    const health = await probe(address, 500);
+    if (health.ok) return health;
+    if (Date.now() >= deadline) return undefined;
+    await sleep(100);
+  }
 }
