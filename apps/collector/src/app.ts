@@ -254,24 +254,24 @@ export function createCollector(options: CollectorOptions): Collector {
       s.closeAllConnections();
       await stopped;
     }
-    const drained = await within(
-      (async () => {
-        await options.drain?.();
-        await retriever.flush();
-      })().then(
-        () => true,
-        (error: unknown) => {
-          logger.error('drain failed', { error });
-          return true;
-        },
-      ),
-      left(),
+    const draining = (async () => {
+      await options.drain?.();
+      await retriever.flush();
+    })().then(
+      () => true,
+      (error: unknown) => {
+        logger.error('drain failed', { error });
+        return true;
+      },
     );
-    if (!drained) {
-      logger.warn('shutdown: extraction still running at the time limit; its batch stays pending', {
+    // Running extractions may finish until shortly before the limit; then their agents are
+    // stopped (SIGTERM, SIGKILL after their 2 s grace) and the batches stay pending.
+    if (!(await within(draining, left() - AGENT_STOP_MS))) {
+      logger.warn('shutdown: stopping extractions still running; their batches stay pending', {
         grace_ms: grace,
       });
       options.abortExtraction?.();
+      await within(draining, left());
     }
     await storage.close();
   };
@@ -296,6 +296,9 @@ export function createCollector(options: CollectorOptions): Collector {
     },
   };
 }
+
+/** Time an aborted extraction agent gets to go (its SIGTERM → SIGKILL grace, and some). */
+const AGENT_STOP_MS = 2500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -67,7 +67,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   for (const warning of loaded.warnings) logger.warn(`setting: ${warning}`);
   // Agents a killed predecessor left running (the lock says none is alive).
   const reaped = reapStaleAgents(files.agents);
-  if (reaped.length > 0) logger.warn('stopped extraction agents left by a previous run', { pids: reaped });
+  if (reaped.length > 0)
+    logger.warn('stopped extraction agents left by a previous run', { pids: reaped });
 
   let storage: Awaited<ReturnType<typeof openSqliteStorage>>;
   try {

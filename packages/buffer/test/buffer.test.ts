@@ -240,7 +240,8 @@ describe('pending buffer', () => {
       }),
     );
     const sent: string[] = [];
-    for (let i = 0; i < 30; i++) sent.push((await ingest(storage, buffer, event('note', 'y'.repeat(400)))).event_id);
+    for (let i = 0; i < 30; i++)
+      sent.push((await ingest(storage, buffer, event('note', 'y'.repeat(400)))).event_id);
     expect(buffer.status().projects[0]!.unbufferedEvents).toBeGreaterThan(0);
     healthy = true;
     await buffer.extractNow(NS);
@@ -253,7 +254,10 @@ describe('pending buffer', () => {
     const { storage } = await tempStorage();
     const parked = [event('note', 'a'), event('note', 'b')];
     for (const e of parked) await storage.putEvent(e, { pending: true });
-    await storage.parkPending(NS, parked.map((e) => e.event_id));
+    await storage.parkPending(
+      NS,
+      parked.map((e) => e.event_id),
+    );
     expect(await pendingIds(storage)).toEqual([]);
     const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
     await buffer.start();

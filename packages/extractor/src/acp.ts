@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { forgetAgent, recordAgent } from './reap.js';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { ExtractorError } from './errors.js';
+import { forgetAgent, recordAgent } from './reap.js';
 
 /** One prompt to one fresh agent process. */
 export interface AcpPromptOptions {

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { checkDatabase, CORRUPT_DATABASE_HELP } from '@kiro-learn/storage';
+import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';

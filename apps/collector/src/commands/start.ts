@@ -48,6 +48,8 @@ async function foreground(io: CommandIO): Promise<number> {
   process.once('SIGINT', force).once('SIGTERM', force);
   line(io.stdout, `${signal}: finishing in-flight requests, then stopping`);
   await daemon.stop();
+  // Everything is on disk and closed: nothing left may hold the process open.
+  setTimeout(() => process.exit(0), 1000).unref();
   return 0;
 }
 
@@ -82,8 +84,10 @@ async function background(io: CommandIO): Promise<number> {
     if (exited !== undefined) {
       const why = readFileSync(files.startErr, 'utf8').trim();
       // Lost a race with another start: that one is serving (or about to), which is what
-      // was asked. Wait for it to answer rather than report a failure.
-      if (/already running/.test(why)) {
+      // was asked. Wait for it to answer rather than report a failure. (Exit code 0 before
+      // answering means exactly that; its message may be lost, since concurrent starts
+      // share start.err.)
+      if (exited === 0 || /already running/.test(why)) {
         const winner = await answers(address, deadline);
         line(
           io.stdout,

@@ -39,7 +39,8 @@ export function errorResponse(error: unknown): Response {
     status = 507;
     body = {
       error: 'disk full',
-      details: 'the disk holding the kiro-learn data dir is full; nothing was stored. Free some space; clients retry.',
+      details:
+        'the disk holding the kiro-learn data dir is full; nothing was stored. Free some space; clients retry.',
     };
   } else if (isCorruption(error)) {
     status = 500;
