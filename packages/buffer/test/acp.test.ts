@@ -15,7 +15,9 @@ function agent(mode: TestAgentMode | 'missing'): Extractor {
   return createAcpExtractor({
     command: mode === 'missing' ? ['kiro-learn-no-such-agent', 'acp'] : testAgentCommand(mode),
     env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
-    timeoutMs: 2000,
+    // Only the hanging agent is meant to time out: the others get time to start on a
+    // loaded machine (three garbage sessions in a row once took longer than 2 s).
+    timeoutMs: mode === 'hang' ? 2000 : 30_000,
     killGraceMs: 200,
   });
 }

@@ -41,12 +41,20 @@ export async function probe(address: CollectorAddress, timeoutMs = 1000): Promis
 
 /** A JSON request to the collector's API with the configured token. */
 export async function api<T>(address: CollectorAddress, path: string): Promise<T> {
-  const res = await fetch(`${address.baseUrl}${path}`, {
-    headers: {
-      Accept: 'application/json',
-      ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
-    },
-    signal: AbortSignal.timeout(10_000),
+  const get = () =>
+    fetch(`${address.baseUrl}${path}`, {
+      headers: {
+        Accept: 'application/json',
+        ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+  // A GET is safe to send again. The collector closes keep-alive connections idle for 5 s;
+  // a CLI whose event loop was busy (the demo runs hooks synchronously) can reuse one in
+  // the instant it is being closed ("other side closed", ECONNRESET).
+  const res = await get().catch((error: unknown) => {
+    if (!isSocketError(error)) throw error;
+    return get();
   });
   const body = (await res.json().catch(() => ({}))) as { error?: string; details?: unknown };
   if (!res.ok) {
@@ -56,6 +64,11 @@ export async function api<T>(address: CollectorAddress, path: string): Promise<T
     );
   }
   return body as T;
+}
+
+function isSocketError(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
