@@ -1,6 +1,6 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { type FileLock, lockFile, openSqliteStorage, StorageError } from '@kiro-learn/storage';
+import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { CollectorError } from './errors.js';
@@ -10,6 +10,7 @@ import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecyc
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
 import { replaySpool } from './spool.js';
+import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
 
@@ -70,9 +71,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (reaped.length > 0)
     logger.warn('stopped extraction agents left by a previous run', { pids: reaped });
 
-  let storage: Awaited<ReturnType<typeof openSqliteStorage>>;
+  let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {
-    storage = await openSqliteStorage({ path: files.database });
+    opened = await openCollectorStorage(settings, files.database);
   } catch (error) {
     logger.error('cannot open the database', { error });
     logger.close();
@@ -83,6 +84,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     throw error;
   }
+  const { storage } = opened;
   const startedAt = Date.now();
   const agents = new AbortController();
   const { extractor, buffer } = createPipeline(storage, settings, logger, {
@@ -91,6 +93,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const collector = createCollector({
     storage,
+    storageHealth: () => opened.health(),
     settings,
     logger,
     version: VERSION,

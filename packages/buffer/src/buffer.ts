@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
 import { type Batch, buildBatch } from './batch.js';
@@ -132,6 +133,11 @@ export interface CreateBufferInput {
   countTokens?: TokenCounter;
   /** Extractor name logged when the outcome names none. */
   extractorName?: string;
+  /**
+   * Who claims extractions (storage.claimExtraction): one id per collector process, so
+   * collectors sharing a database never extract one batch twice. Random when omitted.
+   */
+  owner?: string;
   /** Receives errors nobody awaits (a failed log write, a failed listener). */
   onError?: (error: unknown) => void;
   /** Clock in epoch ms; Date.now when omitted. */
@@ -189,6 +195,8 @@ interface Project {
   running?: Promise<ExtractionRun | undefined>;
   /** A trigger that fired while a run was in flight. */
   again?: Trigger;
+  /** The last run found another collector holding the project's claim. */
+  claimedElsewhere?: boolean;
   lastRun?: ExtractionRun;
   /** The summary chain's head; undefined until read from storage, null when there is none. */
   head?: ChainHead | null;
@@ -220,6 +228,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
   const summarize = input.summarize ?? createBuiltinSummarizer();
   const countTokens = input.countTokens ?? estimateTokens;
   const { storage, extract } = input;
+  const owner = input.owner ?? `buffer-${randomUUID()}`;
   const now = input.now ?? Date.now;
   const onError = input.onError ?? (() => {});
   const listeners = new Set<(run: ExtractionRun) => void>();
@@ -310,7 +319,10 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     if (closed) return;
     const again = p.again;
     p.again = undefined;
-    if (p.lastRun?.status === 'failed') {
+    if (p.claimedElsewhere) {
+      // Another collector extracts this project; look again once its claim could have run out.
+      arm(p, Math.min(options.idleMs, options.claimTtlMs), 'retry');
+    } else if (p.lastRun?.status === 'failed') {
       const openUntil = p.breaker.openUntil();
       if (p.breaker.state(now()) === 'open' && openUntil !== undefined)
         arm(p, openUntil - now(), 'retry');
@@ -391,7 +403,26 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     };
   }
 
+  /**
+   * Runs the project's batches while holding its extraction claim (renewed in the
+   * background); another collector holding it means nothing to do here for now.
+   */
   async function runBatches(p: Project, trigger: Trigger): Promise<ExtractionRun | undefined> {
+    p.claimedElsewhere = !(await storage.claimExtraction(p.namespace, owner, options.claimTtlMs));
+    if (p.claimedElsewhere) return undefined;
+    const renew = setInterval(() => {
+      storage.claimExtraction(p.namespace, owner, options.claimTtlMs).catch(onError);
+    }, options.claimTtlMs / 3);
+    renew.unref();
+    try {
+      return await claimedBatches(p, trigger);
+    } finally {
+      clearInterval(renew);
+      await storage.releaseExtraction(p.namespace, owner).catch(onError);
+    }
+  }
+
+  async function claimedBatches(p: Project, trigger: Trigger): Promise<ExtractionRun | undefined> {
     let run: ExtractionRun | undefined;
     let reason = trigger;
     let more = true;
@@ -404,6 +435,8 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       });
       if (batch.eventIds.length === 0) {
         if (p.parked > 0 && (await requeue(p)) > 0) continue;
+        // Another collector extracted it meanwhile: forget the stale counts.
+        await refresh(p).catch(onError);
         break;
       }
       more = batch.more;
@@ -429,6 +462,14 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
           throw new BufferError(
             'foreign_record',
             `the extractor returned a record of ${foreign.namespace} for ${p.namespace}`,
+          );
+        }
+        // The claim may have run out during a stalled run and another collector taken
+        // the batch: then this one must not store it too.
+        if (!(await storage.claimExtraction(p.namespace, owner, options.claimTtlMs))) {
+          throw new BufferError(
+            'claimed',
+            `another collector took over extracting ${p.namespace} (this run outlasted its claim)`,
           );
         }
         await storage.commitExtraction({
@@ -477,6 +518,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
   /** Moves parked entries back into the project's buffer, up to the ceiling. */
   async function requeue(p: Project): Promise<number> {
     try {
+      if (!storage.requeueParked) return 0;
       const moved = await storage.requeueParked(p.namespace, options.ceilingBytes);
       p.parked = Math.max(0, p.parked - moved);
       if (moved > 0) await refresh(p);
@@ -493,10 +535,12 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       const p = project(event.namespace);
       if (p.pendingBytes >= options.ceilingBytes) {
         p.unbuffered++;
-        p.parked++;
-        const removal = storage
-          .parkPending(event.namespace, [event.event_id])
-          .then(() => {}, onError);
+        if (storage.parkPending) p.parked++;
+        const removal = (
+          storage.parkPending
+            ? storage.parkPending(event.namespace, [event.event_id])
+            : storage.removePending(event.namespace, [event.event_id])
+        ).then(() => {}, onError);
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));
         return;
@@ -515,7 +559,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     async start() {
       if (closed) throw new BufferError('closed', 'the buffer was drained; create a new one');
       // Entries parked before a stop go back first, as far as the ceiling allows.
-      for (const parked of await storage.parkedSummary()) {
+      for (const parked of (await storage.parkedSummary?.()) ?? []) {
         const p = project(parked.namespace);
         p.parked = parked.count;
         await requeue(p);
@@ -540,6 +584,9 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       while (p.running) await p.running;
       await refresh(p);
       const run = p.pendingCount > 0 ? await fire(p, 'manual', true) : undefined;
+      if (!run && p.claimedElsewhere) {
+        throw new BufferError('claimed', `another collector is extracting ${namespace} right now`);
+      }
       if (!run) throw new BufferError('nothing_pending', `nothing is pending for ${namespace}`);
       return run;
     },

@@ -10,7 +10,15 @@ export type StorageErrorCode =
   /** commitExtraction: the batch's pending entries are gone (another run extracted them). */
   | 'stale_batch'
   /** The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, a failed integrity check). */
-  | 'corrupt';
+  | 'corrupt'
+  /** The database server cannot be reached, is restarting, or has no free connection. */
+  | 'unavailable'
+  /** A statement ran past the statement timeout and was cancelled. */
+  | 'timeout'
+  /** An option passed to open a backend is not valid. */
+  | 'invalid_option'
+  /** A unique name or key is taken (a member's name or token). */
+  | 'conflict';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

@@ -18,6 +18,8 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
@@ -29,9 +31,11 @@ export type {
   SearchOptions,
   StorageBackend,
   StorageStats,
+  StoredEventNotice,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
+export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
 // Checking a database file for damage (`kiro-learn doctor`).
 export {
   CORRUPT_DATABASE_HELP,
@@ -41,7 +45,6 @@ export {
 // An exclusive, crash-safe file lock (the collector's data-dir lock).
 export { type FileLock, isFileLocked, lockFile } from './sqlite/lock.js';
 export {
-  DEFAULT_COLUMN_WEIGHTS,
   openSqliteStorage,
   type SqliteStorage,
   type SqliteStorageOptions,

@@ -165,6 +165,18 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX memory_records_namespace_strategy_created ON memory_records (namespace, strategy, created_at, record_id)',
     ],
   },
+  {
+    // Members of a team memory server: named bearer tokens, stored as SHA-256 hashes.
+    name: '0006_members',
+    statements: [
+      `CREATE TABLE members (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {

@@ -12,6 +12,8 @@ import type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
@@ -32,6 +34,7 @@ import {
   type TermStat,
 } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
+import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { corruptError, isCorruption } from './integrity.js';
@@ -52,17 +55,11 @@ export interface SqliteStorageOptions {
   weights?: Partial<ColumnWeights>;
 }
 
-/** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */
-export const DEFAULT_COLUMN_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({
-  title: 8,
-  summary: 2,
-  facts: 3,
-  concepts: 5,
-  files: 5,
-});
-
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
+  parkPending(namespace: string, eventIds: readonly string[]): Promise<number>;
+  requeueParked(namespace: string, maxPendingBytes: number): Promise<number>;
+  parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
   /**
    * The kysely instance (for tools and tests; other packages use the interface). Reads
    * only: writes go through the backend's synchronous batcher, which a kysely transaction
@@ -631,6 +628,71 @@ class SqliteBackend implements SqliteStorage {
       count: Number(row.count),
       bytes: Number(row.bytes),
     }));
+  }
+
+  // ---- claims: one process owns a SQLite file, so claims live in memory ----
+
+  readonly #claims = new Map<string, { owner: string; until: number }>();
+
+  async claimExtraction(namespace: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.#open();
+    const claim = this.#claims.get(namespace);
+    if (claim && claim.owner !== owner && claim.until > Date.now()) return false;
+    this.#claims.set(namespace, { owner, until: Date.now() + ttlMs });
+    return true;
+  }
+
+  async releaseExtraction(namespace: string, owner: string): Promise<void> {
+    this.#open();
+    if (this.#claims.get(namespace)?.owner === owner) this.#claims.delete(namespace);
+  }
+
+  // ---- members ----
+
+  async addMember(member: NewMember): Promise<Member> {
+    this.#open();
+    const added: Member = { name: member.name, role: member.role, createdAt: now() };
+    return this.#writes.enqueue(() => {
+      const taken = this.#sqlite
+        .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
+        .get(member.name, member.tokenHash);
+      if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
+      this.#sqlite
+        .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
+        .run(added.name, added.role, member.tokenHash, added.createdAt);
+      return added;
+    });
+  }
+
+  async listMembers(): Promise<Member[]> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('members')
+      .select(['name', 'role', 'created_at'])
+      .orderBy('name')
+      .execute();
+    return rows.map((row) => ({
+      name: row.name,
+      role: row.role as Member['role'],
+      createdAt: row.created_at,
+    }));
+  }
+
+  async removeMember(name: string): Promise<boolean> {
+    this.#open();
+    return this.#writes.enqueue(
+      () => this.#sqlite.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
+    );
+  }
+
+  async findMember(tokenHash: string): Promise<Member | undefined> {
+    this.#open();
+    const row = await this.db
+      .selectFrom('members')
+      .select(['name', 'role', 'created_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row && { name: row.name, role: row.role as Member['role'], createdAt: row.created_at };
   }
 
   // ---- logs ----
