@@ -21,7 +21,7 @@ async function populated() {
     const home = tempHome();
     const port = await freePort();
     const collector = await spawnCollector(envFor(home, port), port);
-    const load = flood(port, 8);
+    const load = flood(port, 4);
     while (load.acked.length < 300) await sleep(20);
     await load.stop();
     collector.child.kill('SIGTERM');

@@ -17,7 +17,7 @@ describe('kill -9 under concurrent ingest', () => {
     const port = await freePort();
     const env = envFor(home, port);
     const first = await spawnCollector(env, port);
-    const load = flood(port, 16);
+    const load = flood(port, 8);
     while (load.acked.length < 200) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL');
     expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });

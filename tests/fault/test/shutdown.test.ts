@@ -66,7 +66,7 @@ describe('SIGTERM under load', () => {
     const acked: string[] = [];
     for (let round = 0; round < 3; round++) {
       const collector = await spawnCollector(env, port);
-      const load = flood(port, 16);
+      const load = flood(port, 8);
       const stopReaders = readers(port);
       while (load.acked.length < 100) await sleep(5);
       const started = performance.now();

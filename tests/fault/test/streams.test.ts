@@ -44,7 +44,7 @@ describe('/v1/stream clients', () => {
     const collector = await spawnCollector(envFor(home, port), port);
     try {
       const paused = await pausedClient(port);
-      const warm = flood(port, 8);
+      const warm = flood(port, 4);
       while (warm.acked.length < 100) await sleep(10);
       await warm.stop();
       const before = rssMiB(collector.pid);
@@ -53,7 +53,7 @@ describe('/v1/stream clients', () => {
       // Prompts with retrieval: each puts an event and a retrieval (its 4 KB query) on the stream.
       const prompt = () =>
         makeEvent({ kind: 'prompt', body: { type: 'text', content: 'why '.repeat(1000) } });
-      const load = flood(port, 8, prompt, '/v1/events?retrieve=true');
+      const load = flood(port, 4, prompt, '/v1/events?retrieve=true');
       for (let tick = 0; load.acked.length < 20_000 && dropped === 0; tick++) {
         await sleep(50);
         peak = Math.max(peak, rssMiB(collector.pid));
@@ -110,7 +110,7 @@ describe('/v1/stream clients', () => {
       streams.pop()!.close();
       await expect.poll(async () => (await open()).status, { timeout: 10_000 }).toBe(200);
       // Readers do not slow ingest down to a crawl: every event still gets its answer.
-      const load = flood(port, 8);
+      const load = flood(port, 4);
       while (load.acked.length < 100) await sleep(10);
       await load.stop();
       for (const s of streams) s.close();
