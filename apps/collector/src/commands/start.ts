@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../daemon.js';
-import { cliAddress, probe, sleep } from '../lifecycle/client.js';
+import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
@@ -21,7 +21,7 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
   async run(args, io) {
     const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
     const address = cliAddress(io.env);
-    const running = await probe(address);
+    const running = await probeRunning(address, daemonFiles(address.home).lock);
     if (running.ok) {
       line(
         io.stdout,

@@ -1,4 +1,4 @@
-import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
@@ -34,7 +34,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const files = daemonFiles(address.home);
-    const health = await probe(address);
+    const health = await probeRunning(address, files.lock);
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
     let pipeline: PipelineView | undefined;
