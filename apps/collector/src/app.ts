@@ -3,11 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
-import { createScrubber, type Event } from '@kiro-learn/schema';
+import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
+import { createCaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
@@ -17,6 +18,7 @@ import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
 import type { RetrieveFn } from './retrieve.js';
+import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
@@ -58,6 +60,10 @@ export interface CollectorOptions {
   abortExtraction?: () => void;
   /** Limits of /v1/stream (FANOUT_DEFAULTS). */
   streams?: Partial<Omit<FanoutOptions, 'onDrop'>>;
+  /** Clock in epoch milliseconds (pauses, retention, backups); Date.now when omitted. */
+  now?: () => number;
+  /** Embeds imported records for the current model, when there is an embedder. */
+  embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
 }
 
 export interface ListenInfo {
@@ -152,6 +158,9 @@ export function createCollector(options: CollectorOptions): Collector {
         });
         return hits.map((hit) => hit.record);
       }),
+    captureGate: createCaptureGate(settings.home, settings.capture, options.now),
+    now: options.now ?? Date.now,
+    ...(options.embedRecords ? { embedRecords: options.embedRecords } : {}),
     logger,
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
@@ -215,6 +224,7 @@ export function createCollector(options: CollectorOptions): Collector {
   app.route('/v1/events', eventRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
+  app.route('/v1', dataRoutes(ctx));
   if (options.ui) app.route('/ui', options.ui);
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));

@@ -3,6 +3,8 @@ import { ensureDataDir } from '@kiro-learn/schema/node';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
+import { startMaintenance } from './data/maintenance.js';
+import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
@@ -107,6 +109,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       extractor: () => extractor.name,
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
+      paused: (namespace) => {
+        const pause = pauses(settings.home, Date.now()).find(
+          (p) => p.scope === 'all' || p.scope === namespace,
+        );
+        return pause && { since: pause.since, ...(pause.until ? { until: pause.until } : {}) };
+      },
       extractNow: async (namespace) => {
         const run = await buffer.extractNow(namespace);
         if (run.status === 'failed') throw new Error(run.error ?? 'extraction failed');
@@ -138,6 +146,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   await buffer.start();
+  // Daily: a backup (keeping the last backup.keep) and retention.
+  const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, { ...pidInfo, port: Number(new URL(url).port) });
@@ -153,6 +163,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stopping ??= (async () => {
       logger.info('collector stopping');
       try {
+        await maintenance.stop();
         await collector.close();
       } finally {
         // The PID file goes last but one, and the lock last: while either is there, a

@@ -11,6 +11,8 @@ export type StorageErrorCode =
   | 'stale_batch'
   /** The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, a failed integrity check). */
   | 'corrupt'
+  /** The backend cannot do this (e.g. a file backup of a server database). */
+  | 'unsupported'
   /** The database server cannot be reached, is restarting, or has no free connection. */
   | 'unavailable'
   /** A statement ran past the statement timeout and was cancelled. */

@@ -70,12 +70,11 @@ export async function api<T>(address: CollectorAddress, path: string): Promise<T
       },
       signal: AbortSignal.timeout(10_000),
     });
-  // A GET is safe to send again. The collector closes keep-alive connections idle for 5 s;
-  // a CLI whose event loop was busy (the demo runs hooks synchronously) can reuse one in
-  // the instant it is being closed ("other side closed", ECONNRESET).
+  // A kept-alive connection the server closed just as it was reused fails at once ("fetch
+  // failed"); a GET is safe to send again.
   const res = await get().catch((error: unknown) => {
-    if (!isSocketError(error)) throw error;
-    return get();
+    if (error instanceof TypeError) return get();
+    throw error;
   });
   const body = (await res.json().catch(() => ({}))) as { error?: string; details?: unknown };
   if (!res.ok) {
@@ -85,11 +84,6 @@ export async function api<T>(address: CollectorAddress, path: string): Promise<T
     );
   }
   return body as T;
-}
-
-function isSocketError(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
