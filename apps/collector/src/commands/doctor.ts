@@ -10,9 +10,11 @@ import {
   nodeStartMs,
   nodeVersion,
 } from '@kiro-learn/shims';
+import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { daemonFiles } from '../lifecycle/files.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import { describeStorage } from './status.js';
@@ -74,6 +76,11 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
 
   const address = cliAddress(io.env);
   checks.push(dataDirCheck(address.home));
+  // The SQLite file, when that is the storage (PostgreSQL is checked below).
+  const database = loaded.config?.storage.url
+    ? undefined
+    : databaseCheck(daemonFiles(address.home).database);
+  if (database) checks.push(database);
 
   const health = await probe(address);
   if (health.ok) {
@@ -272,6 +279,18 @@ function dataDirCheck(home: string): Check {
     };
   }
   return { level: 'ok', what: `data dir ${home}` };
+}
+
+/** SQLite's quick integrity check of the database, when there is one yet. */
+function databaseCheck(path: string): Check | undefined {
+  if (!existsSync(path)) return undefined;
+  const report = checkDatabase(path);
+  if (report.ok) return { level: 'ok', what: `database ${path} passes its integrity check` };
+  return {
+    level: 'fail',
+    what: `database ${path} is damaged: ${report.problems.join('; ')}`,
+    fix: CORRUPT_DATABASE_HELP,
+  };
 }
 
 function portFree(host: string, port: number): Promise<boolean> {
