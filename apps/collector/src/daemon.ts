@@ -1,6 +1,7 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
+import { refreshHookScripts } from '@kiro-learn/shims';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { startMaintenance } from './data/maintenance.js';
@@ -72,6 +73,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const reaped = reapStaleAgents(files.agents);
   if (reaped.length > 0)
     logger.warn('stopped extraction agents left by a previous run', { pids: reaped });
+  // After an upgrade the hook scripts init copied into the data dir are the old release's:
+  // bring them up to date, so hooks and collector speak the same release.
+  try {
+    const refreshed = refreshHookScripts(settings.home);
+    if (refreshed.length > 0) {
+      logger.info('hook scripts refreshed', { files: refreshed.length, version: VERSION });
+    }
+  } catch (error) {
+    logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
+  }
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {

@@ -12,7 +12,11 @@ export interface AcpPromptOptions {
   prompt: string;
   /** Working directory of the agent and of its ACP session (absolute). */
   cwd: string;
-  /** Environment of the agent process; the collector's when omitted. */
+  /**
+   * Environment of the agent process; the collector's when omitted. `KIRO_LEARN_CAPTURE`
+   * is always `off` in it: the agent may load the user's own memory hooks, which must not
+   * record (and feed back) the extraction turns themselves.
+   */
   env?: NodeJS.ProcessEnv;
   /** Whole-turn limit, spawn to last chunk. */
   timeoutMs: number;
@@ -85,7 +89,7 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
   // with -9 leaves a group that reapStaleAgents can find and stop.
   const child = spawn(program, args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: { ...(options.env ?? process.env), KIRO_LEARN_CAPTURE: 'off' },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
   });

@@ -61,6 +61,8 @@ export async function bundle(outdir = join(root, 'dist', 'bin')) {
     legalComments: 'none',
     conditions: ['@kiro-learn/source'],
     define: { KIRO_LEARN_SHIM_VERSION: JSON.stringify(version) },
+    // What `kiro-learn doctor` and the collector read to tell an old copy in the data dir.
+    banner: { js: `// kiro-learn hook script ${version}` },
     plugins: [schemaIsPure],
     metafile: true,
     logLevel: 'warning',

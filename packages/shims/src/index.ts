@@ -70,6 +70,13 @@ export {
   shellQuote,
   type UninstallOptions,
 } from './init/plan.js';
+// The hook scripts init copied into the data dir: their versions, and refreshing them.
+export {
+  type HookScript,
+  hookScriptVersion,
+  installedHookScripts,
+  refreshHookScripts,
+} from './init/scripts.js';
 // Whether a project may be captured: pause state, `.kiro-learn-ignore`, exclude globs.
 export {
   activePause,

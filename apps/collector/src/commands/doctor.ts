@@ -15,7 +15,9 @@ import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
+import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
+import { VERSION } from '../version.js';
 import { line, parseCommandArgs } from './args.js';
 import { describeStorage } from './status.js';
 import type { Command, CommandIO } from './types.js';
@@ -109,7 +111,21 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   checks.push(hookCheck(io.cwd));
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
+  checks.push(hookScriptsCheck(address.home));
   return checks;
+}
+
+/** kiro-learn's version beside the hook scripts' in the data dir (old ones after an upgrade). */
+function hookScriptsCheck(home: string): Check {
+  const report = hookScriptsReport(home);
+  const what = `kiro-learn ${VERSION}; ${report.summary}`;
+  return report.state === 'stale'
+    ? {
+        level: 'warn',
+        what,
+        fix: `refresh them: ${REFRESH_COMMAND} (the collector refreshes them when it starts)`,
+      }
+    : { level: 'ok', what };
 }
 
 /**
