@@ -1,7 +1,7 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { refreshHookScripts } from '@kiro-learn/shims';
+import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { startMaintenance } from './data/maintenance.js';
