@@ -18,7 +18,15 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entries = ['kiro', 'kiro-ide', 'claude-code', 'kiro-learn-shim'];
+const entries = [
+  'kiro',
+  'kiro-ide',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+  'kiro-learn-shim',
+];
 
 /** @type {import('esbuild').Plugin} */
 const schemaIsPure = {

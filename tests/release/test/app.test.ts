@@ -90,7 +90,7 @@ const namespace = buildNamespace('alice', 'payments-api');
 await storage.putRecord({ record_id: newRecordId(), namespace, strategy: 'test', title: 'Stripe webhooks need the raw body',
   summary: 'express.json() broke signature verification; use express.raw().', facts: [], concepts: ['stripe'],
   files_touched: ['src/webhooks/stripe.ts'], observation_type: 'discovery', source_event_ids: [newEventId()], created_at: new Date().toISOString() });
-const retriever = createRetriever({ storage, log: false });
+const retriever = createRetriever({ storage, log: false, budgetMs: 60_000 });
 const result = await retriever.retrieve({ namespace, prompt: 'why do stripe webhook signatures fail?' });
 process.stdout.write(result.context);
 await storage.close();

@@ -44,8 +44,10 @@ import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import { corruptError, isCorruption } from './integrity.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
+import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
@@ -63,6 +65,9 @@ export interface SqliteStorageOptions {
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
+  parkPending(namespace: string, eventIds: readonly string[]): Promise<number>;
+  requeueParked(namespace: string, maxPendingBytes: number): Promise<number>;
+  parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
   /**
    * The kysely instance (for tools and tests; other packages use the interface). Reads
    * only: writes go through the backend's synchronous batcher, which a kysely transaction
@@ -87,20 +92,30 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     sqlite = new Database(path);
   } catch (error) {
+    if (isCorruption(error)) throw corruptError(path, error);
     throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
       cause: error,
     });
   }
-  cacheStatements(sqlite);
-  if (path !== ':memory:') chmodSync(path, 0o600);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('temp_store = MEMORY');
-  // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
-  sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let statements: StatementCache;
+  try {
+    statements = new StatementCache(sqlite);
+    if (path !== ':memory:') chmodSync(path, 0o600);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('temp_store = MEMORY');
+    // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
+    sqlite.pragma('secure_delete = ON');
+  } catch (error) {
+    sqlite.close();
+    if (isCorruption(error)) throw corruptError(path, error);
+    throw error;
+  }
+  const db = new Kysely<Tables>({
+    dialect: new SqliteDialect({ database: statements.forKysely() }),
+  });
   try {
     await migrate(db as unknown as Kysely<unknown>);
     // A scratch index with the same tokenizer: it turns prompt words into index terms.
@@ -111,27 +126,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     );
   } catch (error) {
     await db.destroy();
+    const cause = error instanceof StorageError ? (error.cause ?? error) : error;
+    if (isCorruption(cause)) throw corruptError(path, cause);
     throw error;
   }
-  return new SqliteBackend(db, sqlite, path, options);
-}
-
-/**
- * kysely prepares every query anew; SQLite's parse and plan then cost more than the write
- * itself. Reusing statements by their text roughly halves a small write (bounded, because
- * `IN (?, ?, …)` lists make one text per length).
- */
-function cacheStatements(sqlite: Database.Database, max = 500): void {
-  const prepare = sqlite.prepare.bind(sqlite);
-  const statements = new Map<string, Database.Statement>();
-  sqlite.prepare = ((source: string) => {
-    let statement = statements.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      if (statements.size < max) statements.set(source, statement);
-    }
-    return statement;
-  }) as typeof sqlite.prepare;
+  return new SqliteBackend(db, sqlite, path, options, statements);
 }
 
 const now = () => new Date().toISOString();
@@ -148,6 +147,7 @@ class SqliteBackend implements SqliteStorage {
   readonly db: Kysely<Tables>;
   readonly path: string;
   readonly #sqlite: Database.Database;
+  readonly #statements: StatementCache;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
   readonly #checkpointer: Checkpointer | undefined;
@@ -164,9 +164,11 @@ class SqliteBackend implements SqliteStorage {
     sqlite: Database.Database,
     path: string,
     options: SqliteStorageOptions,
+    statements: StatementCache,
   ) {
     this.db = db;
     this.#sqlite = sqlite;
+    this.#statements = statements;
     this.path = path;
     if (path !== ':memory:') {
       // The worker checkpoints; the writer's own autocheckpoint only bounds the WAL when
@@ -274,6 +276,17 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const row = rowFromRecord(record);
     await this.#writes.enqueue(() => this.#upsertRecord(row));
+  }
+
+  async insertRecord(record: MemoryRecord): Promise<boolean> {
+    this.#open();
+    const row = rowFromRecord(record);
+    // The write queue runs one write at a time, so the check and the insert are one step.
+    return this.#writes.enqueue(() => {
+      if (this.#w.selectRecord.get(row.record_id) !== undefined) return false;
+      this.#w.insertRecord.run(row);
+      return true;
+    });
   }
 
   /** Delete then insert: a fresh rid, and the triggers keep FTS and the counts right. */
@@ -392,11 +405,13 @@ class SqliteBackend implements SqliteStorage {
 
   /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
   #termStats(words: readonly string[], totalDocs: number): TermStat[] {
-    const insert = this.#sqlite.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+    const insert = this.#statements.prepare(
+      'INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)',
+    );
     const stats: TermStat[] = [];
     const load = this.#sqlite.transaction(() => {
       for (const [i, word] of words.entries()) insert.run(i + 1, word);
-      const instances = this.#sqlite
+      const instances = this.#statements
         .prepare('SELECT term, doc FROM temp.query_terms_vocab')
         .all() as Array<{ term: string; doc: number }>;
       this.#sqlite.exec('DELETE FROM temp.query_terms');
@@ -422,7 +437,7 @@ class SqliteBackend implements SqliteStorage {
   #documentFrequency(word: string, term: string, totalDocs: number): number {
     const cached = this.#dfCache.get(term);
     if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) return cached.df;
-    this.#dfStatement ??= this.#sqlite
+    this.#dfStatement ??= this.#statements
       .prepare('SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)')
       .pluck();
     let df = 0;
@@ -559,10 +574,80 @@ class SqliteBackend implements SqliteStorage {
   async commitExtraction(commit: ExtractionCommit): Promise<void> {
     this.#open();
     const rows = commit.records.map(rowFromRecord);
+    const ids = [...new Set(commit.eventIds)];
     await this.#writes.enqueue(() => {
+      // Conditional on the batch still being pending: throwing rolls the records back, so
+      // a batch another run (or another process) already committed is never stored twice.
+      if (this.#removePending(commit.namespace, ids) !== ids.length) {
+        throw new StorageError(
+          'stale_batch',
+          `the batch's pending entries of ${commit.namespace} are gone: another run extracted them`,
+        );
+      }
       for (const row of rows) this.#upsertRecord(row);
-      this.#removePending(commit.namespace, commit.eventIds);
     });
+  }
+
+  async parkPending(namespace: string, eventIds: readonly string[]): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    return this.#writes.enqueue(() => {
+      let parked = 0;
+      for (const id of eventIds) {
+        if (w.parkPending.run(namespace, id).changes === 0) continue;
+        w.deletePending.run(namespace, id);
+        parked++;
+      }
+      return parked;
+    });
+  }
+
+  async requeueParked(namespace: string, maxPendingBytes: number): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    const pendingBytes = this.#sqlite
+      .prepare('SELECT coalesce(sum(bytes), 0) FROM pending WHERE namespace = ?')
+      .pluck();
+    return this.#writes.enqueue(() => {
+      let bytes = Number(pendingBytes.get(namespace));
+      let moved = 0;
+      for (;;) {
+        const rows = w.unparkOldest.all(namespace) as Array<{
+          event_id: string;
+          seq: number;
+          bytes: number;
+          appended_at: string;
+        }>;
+        for (const row of rows) {
+          // At least one entry moves into an empty buffer, however large.
+          if (bytes > 0 && bytes + row.bytes > maxPendingBytes) return moved;
+          w.insertPending.run(namespace, row.event_id, row.seq, row.bytes, row.appended_at);
+          w.deleteParked.run(namespace, row.event_id);
+          bytes += row.bytes;
+          moved++;
+        }
+        if (rows.length === 0) return moved;
+      }
+    });
+  }
+
+  async parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('parked')
+      .select((eb) => [
+        'namespace',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>('bytes').as('bytes'),
+      ])
+      .groupBy('namespace')
+      .orderBy('namespace')
+      .execute();
+    return rows.map((row) => ({
+      namespace: row.namespace,
+      count: Number(row.count),
+      bytes: Number(row.bytes),
+    }));
   }
 
   // ---- claims: one process owns a SQLite file, so claims live in memory ----
@@ -588,11 +673,11 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const added: Member = { name: member.name, role: member.role, createdAt: now() };
     return this.#writes.enqueue(() => {
-      const taken = this.#sqlite
+      const taken = this.#statements
         .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
         .get(member.name, member.tokenHash);
       if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
-      this.#sqlite
+      this.#statements
         .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
         .run(added.name, added.role, member.tokenHash, added.createdAt);
       return added;
@@ -616,7 +701,7 @@ class SqliteBackend implements SqliteStorage {
   async removeMember(name: string): Promise<boolean> {
     this.#open();
     return this.#writes.enqueue(
-      () => this.#sqlite.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
+      () => this.#statements.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
     );
   }
 
