@@ -187,14 +187,15 @@ describe("a user's first hour, from the install", () => {
         hook('Stop', { last_assistant_message: 'Switched the route to express.raw().' }).status,
       ).toBe(0);
 
-      // The agent saves what it learned through the MCP server init registered.
+      // The agent saves what it learned through the MCP server init registered, started as
+      // the agent starts it.
       const mcp = JSON.parse(readFileSync(join(repo, '.mcp.json'), 'utf8')).mcpServers[
         'kiro-learn'
       ];
       const client = new Client({ name: 'first-hour', version: '1.0.0' });
       await client.connect(
         new StdioClientTransport({
-          command: machineNode(),
+          command: mcp.command,
           args: mcp.args,
           cwd: repo,
           env,
