@@ -6,7 +6,10 @@ try {
   const [prompt] = await embedder.embed(['the payment callback keeps getting rejected'], {
     purpose: 'query',
   });
-  const memories = ['Stripe webhook signature verification fails', 'Sourdough needs a warm kitchen'];
+  const memories = [
+    'Stripe webhook signature verification fails',
+    'Sourdough needs a warm kitchen',
+  ];
   const vectors = await embedder.embed(memories);
   const ranked = memories
     .map((text, i) => ({ text, score: cosine(prompt!, vectors[i]!) }))

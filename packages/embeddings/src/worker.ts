@@ -27,7 +27,8 @@ export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { t
 const port = parentPort;
 if (port) {
   const init = workerData as WorkerInit;
-  const codeOf = (error: unknown) => (error instanceof EmbeddingError ? error.code : 'embed_failed');
+  const codeOf = (error: unknown) =>
+    error instanceof EmbeddingError ? error.code : 'embed_failed';
   const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
   let engine: Engine | undefined;
   try {

@@ -4,6 +4,7 @@ export type StorageErrorCode =
   | 'migration_drift'
   | 'closed'
   | 'invalid_cursor'
+  | 'invalid_query'
   | 'io';
 
 /** The one error class of @kiro-learn/storage. */

@@ -4,7 +4,8 @@
  *
  * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
  * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
- * migrations). `tokenize` is the prompt tokenizer its search uses.
+ * migrations, record vectors with exact in-memory search). `tokenize` is the prompt
+ * tokenizer its search uses.
  *
  * Everything exported here is public API.
  */
@@ -18,17 +19,22 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  MissingVectorsOptions,
+  MissingVectorsPage,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
   SearchHit,
   SearchOptions,
   StorageBackend,
   StorageStats,
+  VectorCoverage,
+  VectorSearchOptions,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
@@ -38,3 +44,7 @@ export {
   type SqliteStorage,
   type SqliteStorageOptions,
 } from './sqlite/open.js';
+export type { VectorCacheOptions } from './sqlite/vectors.js';
+// The exact int8 in-memory vector index (WebAssembly SIMD scan) behind `searchVectors`,
+// for other backends to reuse.
+export { type VectorHit, VectorIndex } from './vectors/vector-index.js';

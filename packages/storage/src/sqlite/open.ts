@@ -12,17 +12,23 @@ import type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  MissingVectorsOptions,
+  MissingVectorsPage,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
   SearchHit,
   SearchOptions,
   StorageBackend,
   StorageStats,
+  VectorCoverage,
+  VectorHit,
+  VectorSearchOptions,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import {
@@ -37,6 +43,7 @@ import { Checkpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
+import { SqliteVectors, type VectorCacheOptions } from './vectors.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
 /** Options of `openSqliteStorage`. */
@@ -49,6 +56,8 @@ export interface SqliteStorageOptions {
   search?: Omit<QueryPlanOptions, 'totalDocs'>;
   /** Default BM25 column weights (title counts most). */
   weights?: Partial<ColumnWeights>;
+  /** The in-memory vector cache behind `searchVectors`. */
+  vectors?: VectorCacheOptions;
 }
 
 /** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */
@@ -140,6 +149,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #sqlite: Database.Database;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
+  readonly #vectors: SqliteVectors;
   readonly #checkpointer: Checkpointer | undefined;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
@@ -168,6 +178,7 @@ class SqliteBackend implements SqliteStorage {
     const checkpointer = this.#checkpointer;
     this.#writes = new WriteBatcher(sqlite, checkpointer && (() => checkpointer.committed()));
     this.#w = prepareWrites(sqlite);
+    this.#vectors = new SqliteVectors(sqlite, options.vectors);
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
@@ -489,6 +500,34 @@ class SqliteBackend implements SqliteStorage {
       );
     }
     return sql.join(parts, sql` `);
+  }
+
+  // ---- record vectors ----
+
+  async putVectors(modelId: string, vectors: readonly RecordVector[]): Promise<number> {
+    this.#open();
+    if (vectors.length === 0) return 0;
+    return this.#writes.enqueue(() => this.#vectors.put(modelId, vectors));
+  }
+
+  async searchVectors(query: VectorSearchOptions): Promise<VectorHit[]> {
+    this.#open();
+    return this.#vectors.search(query);
+  }
+
+  async recordsWithoutVector(query: MissingVectorsOptions): Promise<MissingVectorsPage> {
+    this.#open();
+    return this.#vectors.missing(query);
+  }
+
+  async vectorCoverage(modelId: string, namespace?: string): Promise<VectorCoverage> {
+    this.#open();
+    return this.#vectors.coverage(modelId, namespace);
+  }
+
+  async deleteVectorsExcept(modelId: string): Promise<number> {
+    this.#open();
+    return this.#writes.enqueue(() => this.#vectors.deleteExcept(modelId));
   }
 
   // ---- pending buffer ----
