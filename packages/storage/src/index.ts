@@ -43,8 +43,8 @@ export {
   openSqliteStorage,
   type SqliteStorage,
   type SqliteStorageOptions,
+  type VectorCacheOptions,
 } from './sqlite/open.js';
-export type { VectorCacheOptions } from './sqlite/vectors.js';
 // The exact int8 in-memory vector index (WebAssembly SIMD scan) behind `searchVectors`,
 // for other backends to reuse.
 export { type VectorHit, VectorIndex } from './vectors/vector-index.js';

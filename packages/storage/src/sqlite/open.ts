@@ -43,7 +43,7 @@ import { Checkpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
-import { SqliteVectors, type VectorCacheOptions } from './vectors.js';
+import { SqliteVectors } from './vectors.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
 /** Options of `openSqliteStorage`. */
@@ -58,6 +58,12 @@ export interface SqliteStorageOptions {
   weights?: Partial<ColumnWeights>;
   /** The in-memory vector cache behind `searchVectors`. */
   vectors?: VectorCacheOptions;
+}
+
+/** Options of the in-memory vector cache behind `searchVectors`. */
+export interface VectorCacheOptions {
+  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
+  maxCachedVectors?: number;
 }
 
 /** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */

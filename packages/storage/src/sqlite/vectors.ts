@@ -8,6 +8,7 @@ import type {
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type VectorHit, VectorIndex } from '../vectors/vector-index.js';
+import type { VectorCacheOptions } from './open.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
 
@@ -21,11 +22,6 @@ interface Cached {
   usedAt: number;
 }
 
-/** Options of the vector cache. */
-export interface VectorCacheOptions {
-  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
-  maxCachedVectors?: number;
-}
 
 const DEFAULT_MAX_CACHED_VECTORS = 4_000_000;
 
