@@ -21,6 +21,7 @@ import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import type { Semantic } from './semantic.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -34,6 +35,11 @@ export interface CollectorOptions {
   retrieve?: RetrieveFn;
   /** Session-start context for `?retrieve=session_start`; the retrieval package's when omitted. */
   sessionStart?: RetrieveFn;
+  /**
+   * The embedding model and its background work (createSemantic); retrieval and search are
+   * hybrid while its model is loaded, lexical otherwise. Closed by the collector.
+   */
+  semantic?: Semantic;
   /** Search for GET /v1/memories/search; ranked like retrieval when omitted. */
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
@@ -90,8 +96,10 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     budgetMs: settings.retrieval.budgetMs,
     maxRecords: settings.retrieval.records,
+    ...(options.semantic ? { semantic: { embedder: options.semantic.embedder } } : {}),
     onError: (error) => logger.warn('retrieval error', { error }),
   });
+  const semantic = options.semantic;
   const ctx: AppContext = {
     storage,
     settings,
@@ -130,6 +138,11 @@ export function createCollector(options: CollectorOptions): Collector {
         return hits.map((hit) => hit.record);
       }),
     logger,
+    embedRecords: (records) => semantic?.embedRecords(records) ?? Promise.resolve(),
+    semanticStatus: async () =>
+      semantic
+        ? semantic.status()
+        : { state: 'off', reason: 'this collector was built without an embedding model' },
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
@@ -231,6 +244,7 @@ export function createCollector(options: CollectorOptions): Collector {
     }
     try {
       await options.drain?.();
+      await semantic?.close();
       await retriever.flush();
     } catch (error) {
       logger.error('drain failed', { error });

@@ -6,6 +6,7 @@ import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
 import type { RetrieveFn } from './retrieve.js';
+import type { SemanticStatus } from './semantic.js';
 
 /** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
 export type SearchFn = (query: {
@@ -31,6 +32,10 @@ export interface AppContext {
   sessionStart: RetrieveFn;
   search: SearchFn;
   logger: Logger;
+  /** Embeds just-saved records before the save returns (a no-op without semantic search). */
+  embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
+  /** Whether semantic search is on, and why not. */
+  semanticStatus: () => Promise<SemanticStatus>;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

@@ -8,6 +8,7 @@ import { cliAddress, probe } from './lifecycle/client.js';
 import { daemonFiles, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
+import { createSemantic } from './semantic.js';
 import { replaySpool } from './spool.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
@@ -56,10 +57,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const storage = await openSqliteStorage({ path: files.database });
   const startedAt = Date.now();
   const { extractor, buffer } = createPipeline(storage, settings, logger);
+  // Loads in a worker thread: /healthz answers meanwhile, retrieval is lexical until then.
+  const semantic = createSemantic(storage, settings, logger);
   const collector = createCollector({
     storage,
     settings,
     logger,
+    semantic,
     version: VERSION,
     drain: () => buffer.drain(),
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
@@ -79,7 +83,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   collector.onEventStored((event) => {
     if (isExtractable(event)) buffer.notify(event);
   });
-  buffer.onExtraction((run) => collector.reportExtraction(run));
+  buffer.onExtraction((run) => {
+    collector.reportExtraction(run);
+    // New records: embed them off the ingest path.
+    if (run.records > 0) semantic.catchUp();
+  });
   let url: string;
   try {
     ({ url } = await collector.listen());

@@ -34,13 +34,30 @@ export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig)
     if (transpose) {
       // PyTorch Linear keeps [out, in]; MatMul wants [in, out].
       const [rows, cols] = shape as [number, number];
-      const t = new Float32Array(data.length);
+      const t =
+        data instanceof Uint16Array ? new Uint16Array(data.length) : new Float32Array(data.length);
       for (let r = 0; r < rows; r++)
         for (let c = 0; c < cols; c++) t[c * rows + r] = data[r * cols + c]!;
       data = t;
       shape = [cols, rows];
     }
-    initializers.push({ name, dims: shape, type: DataType.FLOAT, raw: bytesOf(data) });
+    const half = data instanceof Uint16Array;
+    const stored = half ? `${name}.fp16` : name;
+    initializers.push({
+      name: stored,
+      dims: shape,
+      type: half ? DataType.FLOAT16 : DataType.FLOAT,
+      raw: bytesOf(data),
+    });
+    // A constant cast: onnxruntime folds it into an fp32 constant when the session loads.
+    if (half) {
+      nodes.push({
+        op: 'Cast',
+        inputs: [stored],
+        outputs: [name],
+        attributes: { to: DataType.FLOAT },
+      });
+    }
     return name;
   };
   const constant = (name: string, values: number[], type: 1 | 7 = DataType.INT64): string => {
@@ -128,6 +145,6 @@ export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig)
   });
 }
 
-function bytesOf(array: Float32Array | BigInt64Array): Uint8Array {
+function bytesOf(array: Float32Array | Uint16Array | BigInt64Array): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }

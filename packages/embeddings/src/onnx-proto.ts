@@ -76,7 +76,7 @@ class Writer {
 }
 
 /** ONNX tensor element types used here. */
-export const DataType = { FLOAT: 1, INT64: 7 } as const;
+export const DataType = { FLOAT: 1, INT64: 7, FLOAT16: 10 } as const;
 
 /** A constant tensor of the graph. */
 export interface Initializer {

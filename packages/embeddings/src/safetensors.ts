@@ -1,14 +1,15 @@
 import { EmbeddingError } from './errors.js';
 
-/** One tensor of a safetensors file, as fp32. */
+/** One tensor of a safetensors file: fp16 as raw 16-bit words, or fp32. */
 export interface Tensor {
   shape: number[];
-  data: Float32Array;
+  data: Uint16Array | Float32Array;
 }
 
 /**
  * Reads the fp16/fp32 tensors of a safetensors file (an 8-byte header length, a JSON
- * header, then raw little-endian data). fp16 is widened to fp32.
+ * header, then raw little-endian data). fp16 stays fp16 (half the memory): the graph
+ * casts it, and onnxruntime folds the casts into fp32 constants at load.
  */
 export function readSafetensors(bytes: Uint8Array): Map<string, Tensor> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -23,44 +24,19 @@ export function readSafetensors(bytes: Uint8Array): Map<string, Tensor> {
   const base = 8 + headerLength;
   const tensors = new Map<string, Tensor>();
   for (const [name, info] of Object.entries(header)) {
-    if (name === '__metadata__') continue;
+    if (name === '__metadata__' || (info.dtype !== 'F16' && info.dtype !== 'F32')) continue;
     const [start, end] = info.data_offsets;
     const count = info.shape.reduce((a, b) => a * b, 1);
-    const data = new Float32Array(count);
-    if (info.dtype === 'F16') {
-      for (let i = 0; i < count; i++)
-        data[i] = halfToFloat(view.getUint16(base + start + i * 2, true));
-    } else if (info.dtype === 'F32') {
-      for (let i = 0; i < count; i++) data[i] = view.getFloat32(base + start + i * 4, true);
-    } else {
-      continue; // integer buffers (position_ids) are not weights
-    }
-    if (end - start !== count * (info.dtype === 'F16' ? 2 : 4)) {
+    const width = info.dtype === 'F16' ? 2 : 4;
+    if (end - start !== count * width || base + end > bytes.byteLength) {
       throw new EmbeddingError('model_invalid', `tensor ${name} has the wrong size`);
     }
-    tensors.set(name, { shape: info.shape, data });
+    // Copied out: the file's buffer is not aligned for typed arrays.
+    const raw = new Uint8Array(bytes.subarray(base + start, base + end));
+    tensors.set(name, {
+      shape: info.shape,
+      data: width === 2 ? new Uint16Array(raw.buffer) : new Float32Array(raw.buffer),
+    });
   }
   return tensors;
-}
-
-const HALF_TABLE = (() => {
-  const table = new Float32Array(65536);
-  for (let h = 0; h < 65536; h++) {
-    const sign = h & 0x8000 ? -1 : 1;
-    const exponent = (h >> 10) & 0x1f;
-    const mantissa = h & 0x3ff;
-    table[h] =
-      exponent === 0
-        ? sign * 2 ** -14 * (mantissa / 1024)
-        : exponent === 31
-          ? mantissa
-            ? Number.NaN
-            : sign * Number.POSITIVE_INFINITY
-          : sign * 2 ** (exponent - 15) * (1 + mantissa / 1024);
-  }
-  return table;
-})();
-
-function halfToFloat(h: number): number {
-  return HALF_TABLE[h]!;
 }

@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { loadSettings } from '../config/load.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { line, parseCommandArgs } from './args.js';
+import { semanticLine } from './status.js';
 import type { Command, CommandIO } from './types.js';
 
 type Level = 'ok' | 'warn' | 'fail';
@@ -85,6 +86,7 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
 
   if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
   if (health.ok) checks.push(...(await breakerChecks(address)));
+  if (health.ok) checks.push(...(await semanticCheck(address)));
 
   checks.push(hookCheck(io.cwd));
   return checks;
@@ -112,6 +114,40 @@ function extractorCheck(
         what: `compressor agent "${program}" not found on PATH`,
         fix: 'install Kiro CLI, or set extraction.command; until then memories come from the built-in extractor',
       };
+}
+
+/** Whether the running collector has its embedding model, and what to do when not. */
+async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Check[]> {
+  let semantic: Parameters<typeof semanticLine>[0] | undefined;
+  try {
+    ({ semantic } = await api<{ semantic?: Parameters<typeof semanticLine>[0] }>(
+      address,
+      '/v1/status',
+    ));
+  } catch {
+    return [];
+  }
+  if (!semantic) return [];
+  const what = semanticLine(semantic);
+  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'loading')
+    return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
+  if (semantic.state === 'off') {
+    return [
+      {
+        level: 'warn',
+        what,
+        fix: 'set semantic.enabled to true in settings.json to find memories asked in other words',
+      },
+    ];
+  }
+  return [
+    {
+      level: 'warn',
+      what,
+      fix: 'check semantic.modelDir (a directory with tokenizer.json and model.onnx), or remove it to use the built-in model; reinstall kiro-learn if the built-in model is missing',
+    },
+  ];
 }
 
 interface ProjectView {

@@ -5,6 +5,7 @@ import { demo } from './demo.js';
 import { doctor } from './doctor.js';
 import { init } from './init.js';
 import { logs } from './logs.js';
+import { reindex } from './reindex.js';
 import { restart } from './restart.js';
 import { search } from './search.js';
 import { start } from './start.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   logs,
   doctor,
   search,
+  reindex,
   init,
   uninstall,
   demo,

@@ -32,6 +32,8 @@ export function memoryRoutes(ctx: AppContext): Hono {
       'memory record after scrubbing',
     );
     await ctx.storage.putRecord(scrubbed);
+    // Searchable by meaning once the save returns (an MCP save comes this way too).
+    await ctx.embedRecords([scrubbed]);
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
 
@@ -79,6 +81,8 @@ export function memoryRoutes(ctx: AppContext): Hono {
     );
     const record = await ctx.storage.updateRecord(id, scrubbed);
     if (!record) throw httpError(404, `no memory record ${id}`);
+    // An edit of the text dropped the old vector (storage does that): embed the new text.
+    await ctx.embedRecords([record]);
     return c.json(record);
   });
 

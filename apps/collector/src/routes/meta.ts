@@ -24,13 +24,14 @@ export function metaRoutes(ctx: AppContext): Hono {
   );
 
   // What `kiro-learn status` and the viewer show: uptime and each project's extraction state.
-  app.get('/v1/status', (c) =>
+  app.get('/v1/status', async (c) =>
     c.json({
       status: 'ok' as const,
       version: ctx.version,
       pid: process.pid,
       uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
       ...ctx.status(),
+      semantic: await ctx.semanticStatus(),
     }),
   );
 
