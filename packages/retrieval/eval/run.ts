@@ -1,16 +1,24 @@
 // pnpm eval: recall@1, recall@5 and MRR of the plain original algorithm (OR of quoted
 // terms, BM25) beside ours, on the labelled set in this folder; then the same for the
-// context retrieve() injects, where records restating each other count as one. Prints;
-// asserts nothing. `node eval/run.ts --misses` also lists the prompts ours does not rank first.
+// context retrieve() injects, where records restating each other count as one; then, for
+// every set (this one and the paraphrase set), R@1, R@5 and MRR per tag of every ranker in
+// rankers.ts, side by side. Prints; asserts nothing. Flags: `--tables` prints only the
+// per-tag tables; `--misses` lists the prompts each ranker misses; `--overlap` lists the
+// prompts sharing more than one content word with their answer; `--set <name>` prints only
+// that set's table (`original` or `paraphrase`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHARS_PER_TOKEN, createRetriever, type RankWeights } from '@kiro-learn/retrieval';
-import { buildNamespace, type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
+import type { MemoryRecord } from '@kiro-learn/schema';
 import { type ColumnWeights, DEFAULT_COLUMN_WEIGHTS, openSqliteStorage } from '@kiro-learn/storage';
 import Database from 'better-sqlite3';
+import { mean, type Scores, score } from './metrics.ts';
 import { type EvalPrompt, PROMPTS as LABELLED } from './prompts.ts';
+import { RANKERS } from './rankers.ts';
 import { RECORDS } from './records.ts';
+import { NOW, namespaceOf, SETS, toMemoryRecord as toRecord } from './sets.ts';
+import { printMisses, printOverlap, printTable, runSet } from './table.ts';
 
 /** A record's duplicate group: the record it restates, or itself. */
 const groupOf = new Map(RECORDS.map((r) => [r.key, r.restates ?? r.key]));
@@ -23,30 +31,9 @@ const PROMPTS: readonly EvalPrompt[] = LABELLED.map((p) => {
   };
 });
 
-const NOW = Date.parse('2026-11-01T12:00:00Z');
-const DAY = 86_400_000;
 const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 type Ranker = (prompt: EvalPrompt) => Promise<string[]>;
-
-const namespaceOf = (project: string) => buildNamespace('eval', project);
-
-function toRecord(r: (typeof RECORDS)[number]): MemoryRecord {
-  const time = NOW - r.daysAgo * DAY;
-  return {
-    record_id: newRecordId(time),
-    namespace: namespaceOf(r.project),
-    strategy: 'eval',
-    title: r.title,
-    summary: r.summary,
-    facts: r.facts,
-    concepts: r.concepts,
-    files_touched: r.files,
-    observation_type: r.type,
-    source_event_ids: [newUlid(time)],
-    created_at: new Date(time).toISOString(),
-  };
-}
 
 /** The original: every whitespace-separated word quoted, OR-ed (first 32), plain bm25(). */
 function plainRanker(records: ReadonlyArray<[string, MemoryRecord]>): Ranker {
@@ -82,29 +69,6 @@ function plainRanker(records: ReadonlyArray<[string, MemoryRecord]>): Ranker {
       return [];
     }
   };
-}
-
-interface Scores {
-  r1: number;
-  r5: number;
-  mrr: number;
-}
-
-/**
- * recall@k counts distinct relevant records in the top k out of min(k, relevant); MRR uses
- * the first relevant.
- */
-function score(ranked: readonly string[], relevant: readonly string[]): Scores {
-  const recall = (k: number) =>
-    new Set(ranked.slice(0, k).filter((key) => relevant.includes(key))).size /
-    Math.min(k, relevant.length);
-  const first = ranked.findIndex((key) => relevant.includes(key));
-  return { r1: recall(1), r5: recall(5), mrr: first < 0 ? 0 : 1 / (first + 1) };
-}
-
-function mean(rows: readonly Scores[]): Scores {
-  const sum = (f: (s: Scores) => number) => rows.reduce((a, s) => a + f(s), 0) / rows.length;
-  return { r1: sum((s) => s.r1), r5: sum((s) => s.r5), mrr: sum((s) => s.mrr) };
 }
 
 async function main(): Promise<void> {
@@ -282,4 +246,23 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/** Every set's per-tag table, each ranker of rankers.ts a column group. */
+async function tables(): Promise<void> {
+  const only = process.argv[process.argv.indexOf('--set') + 1];
+  const sets = process.argv.includes('--set') ? SETS.filter((s) => s.name === only) : SETS;
+  if (sets.length === 0) {
+    console.error(
+      `--set: no set named ${only}; the sets are ${SETS.map((s) => s.name).join(', ')}`,
+    );
+    process.exit(2);
+  }
+  for (const set of sets) {
+    const results = await runSet(set, RANKERS);
+    printTable(set, results);
+    if (process.argv.includes('--misses')) printMisses(set, results);
+    if (process.argv.includes('--overlap')) printOverlap(set);
+  }
+}
+
+if (!process.argv.includes('--tables') && !process.argv.includes('--set')) await main();
+await tables();

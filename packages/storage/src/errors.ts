@@ -5,7 +5,13 @@ export type StorageErrorCode =
   | 'closed'
   | 'invalid_cursor'
   | 'invalid_query'
-  | 'io';
+  | 'io'
+  /** The database server cannot be reached, is restarting, or has no free connection. */
+  | 'unavailable'
+  /** A statement ran past the statement timeout and was cancelled. */
+  | 'timeout'
+  /** An option passed to open a backend is not valid. */
+  | 'invalid_option';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

@@ -38,8 +38,8 @@ export type {
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
+export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
 export {
-  DEFAULT_COLUMN_WEIGHTS,
   openSqliteStorage,
   type SqliteStorage,
   type SqliteStorageOptions,

@@ -10,6 +10,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** Runs `cleanup` after the current test (in reverse order of registration). */
+export function onCleanup(cleanup: () => Promise<void> | void): void {
+  cleanups.push(cleanup);
+}
+
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kiro-learn-storage-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));

@@ -38,6 +38,7 @@ import {
   type TermStat,
 } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
+import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { migrate } from './migrations.js';
@@ -65,15 +66,6 @@ export interface VectorCacheOptions {
   /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
   maxCachedVectors?: number;
 }
-
-/** BM25 weights: a title hit counts more than a concept or file hit, which beat the summary. */
-export const DEFAULT_COLUMN_WEIGHTS: Readonly<ColumnWeights> = Object.freeze({
-  title: 8,
-  summary: 2,
-  facts: 3,
-  concepts: 5,
-  files: 5,
-});
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {

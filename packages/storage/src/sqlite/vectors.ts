@@ -22,7 +22,6 @@ interface Cached {
   usedAt: number;
 }
 
-
 const DEFAULT_MAX_CACHED_VECTORS = 4_000_000;
 
 /**

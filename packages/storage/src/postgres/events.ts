@@ -1,0 +1,94 @@
+import type { Event } from '@kiro-learn/schema';
+import { sql } from 'kysely';
+import type { StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { hasNul, now, type PgContext, withoutNul } from './context.js';
+
+export type EventMethods = Pick<
+  StorageBackend,
+  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
+>;
+
+const MAX_SEQ = 9_223_372_036_854_775_807n;
+
+/** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
+export function pgEvents(ctx: PgContext): EventMethods {
+  const { db } = ctx;
+
+  async function getEventJson(eventId: string): Promise<string | undefined> {
+    ctx.ensureOpen();
+    if (hasNul(eventId)) return undefined;
+    const row = await db
+      .selectFrom('events')
+      .select('json')
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+    return row?.json;
+  }
+
+  return {
+    async putEvent(event, options = {}) {
+      ctx.ensureOpen();
+      const json = JSON.stringify(event);
+      const bytes = Buffer.byteLength(json, 'utf8');
+      // One statement: the event and (when asked) its pending entry commit together, and
+      // a duplicate event_id inserts neither.
+      const { rows } = await sql<{ stored: string }>`
+        WITH inserted AS (
+          INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json)
+          VALUES (${event.event_id}, ${withoutNul(event.namespace)}, ${withoutNul(event.session_id)},
+            ${event.kind}, ${event.valid_time}, ${now()}, ${bytes}, ${json})
+          ON CONFLICT (event_id) DO NOTHING
+          RETURNING seq, event_id, namespace, bytes, received_at
+        ), appended AS (
+          INSERT INTO pending (namespace, event_id, seq, bytes, appended_at)
+          SELECT namespace, event_id, seq, bytes, received_at FROM inserted WHERE ${options.pending === true}
+        )
+        SELECT count(*) AS stored FROM inserted`.execute(db);
+      return { stored: Number(rows[0]?.stored ?? 0) > 0 };
+    },
+
+    async getEvent(eventId) {
+      const json = await getEventJson(eventId);
+      return json === undefined ? undefined : (JSON.parse(json) as Event);
+    },
+
+    getEventJson,
+
+    async getEvents(eventIds) {
+      ctx.ensureOpen();
+      const ids = eventIds.filter((id) => !hasNul(id));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<{ event_id: string; json: string }>`
+        SELECT event_id, json FROM events WHERE event_id = ANY(${ids}::text[])`.execute(db);
+      const byId = new Map(rows.map((row) => [row.event_id, JSON.parse(row.json) as Event]));
+      return eventIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async listEvents(query) {
+      ctx.ensureOpen();
+      if ([query.namespace, query.sessionId].some((key) => key !== undefined && hasNul(key))) {
+        return { items: [] };
+      }
+      let q = db.selectFrom('events').select(['seq', 'json']);
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+      if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
+      if (query.cursor !== undefined) {
+        if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+        const cursor = BigInt(query.cursor);
+        q = q.where('seq', '<', String(cursor > MAX_SEQ ? MAX_SEQ : cursor));
+      }
+      const rows = await q
+        .orderBy('seq', 'desc')
+        .limit(query.limit + 1)
+        .execute();
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((row) => JSON.parse(row.json) as Event),
+        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { StorageError } from '../errors.js';
+
+/** A forward-only migration: SQL statements run in one transaction. */
+export interface PgMigration {
+  name: string;
+  statements: readonly string[];
+}
+
+/**
+ * The PostgreSQL schema, in order. Never edit a migration that has shipped: add a new one.
+ * The checksum of each applied migration is stored, so an edited one is reported as drift.
+ *
+ * The same tables as the SQLite schema; differences: text keys compare bytewise
+ * (`COLLATE "C"`, as SQLite does), the search vector is a `tsvector` column with a GIN
+ * index (built by the backend from the record's fields, see search.ts), counters are kept
+ * by PL/pgSQL triggers, and every stored event is announced with NOTIFY so that every
+ * collector on the database can feed its live stream.
+ */
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    name: '0001_initial',
+    statements: [
+      `CREATE TABLE events (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        event_id TEXT COLLATE "C" NOT NULL UNIQUE,
+        namespace TEXT COLLATE "C" NOT NULL,
+        session_id TEXT COLLATE "C" NOT NULL,
+        kind TEXT COLLATE "C" NOT NULL,
+        valid_time TEXT NOT NULL,
+        received_at TEXT COLLATE "C" NOT NULL,
+        bytes INTEGER NOT NULL,
+        json TEXT NOT NULL
+      )`,
+      'CREATE INDEX events_namespace_seq ON events (namespace, seq)',
+      'CREATE INDEX events_session_seq ON events (session_id, seq)',
+      `CREATE TABLE memory_records (
+        record_id TEXT COLLATE "C" PRIMARY KEY,
+        namespace TEXT COLLATE "C" NOT NULL,
+        strategy TEXT COLLATE "C" NOT NULL,
+        title TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        facts TEXT NOT NULL,
+        concepts TEXT NOT NULL,
+        files TEXT NOT NULL,
+        observation_type TEXT COLLATE "C" NOT NULL,
+        source_event_ids TEXT NOT NULL,
+        created_at TEXT COLLATE "C" NOT NULL,
+        updated_at TEXT,
+        metadata TEXT,
+        search TSVECTOR NOT NULL
+      )`,
+      'CREATE INDEX memory_records_namespace_created ON memory_records (namespace, created_at, record_id)',
+      'CREATE INDEX memory_records_created ON memory_records (created_at, record_id)',
+      'CREATE INDEX memory_records_namespace_type_created ON memory_records (namespace, observation_type, created_at, record_id)',
+      'CREATE INDEX memory_records_search ON memory_records USING GIN (search)',
+      `CREATE TABLE namespace_counts (
+        namespace TEXT COLLATE "C" PRIMARY KEY,
+        events BIGINT NOT NULL DEFAULT 0,
+        memories BIGINT NOT NULL DEFAULT 0,
+        last_event_at TEXT COLLATE "C"
+      )`,
+      `CREATE TABLE kind_counts (
+        namespace TEXT COLLATE "C" NOT NULL, kind TEXT COLLATE "C" NOT NULL, n BIGINT NOT NULL,
+        PRIMARY KEY (namespace, kind)
+      )`,
+      `CREATE TABLE type_counts (
+        namespace TEXT COLLATE "C" NOT NULL, observation_type TEXT COLLATE "C" NOT NULL,
+        n BIGINT NOT NULL,
+        PRIMARY KEY (namespace, observation_type)
+      )`,
+      // Every counter update of a namespace first locks its namespace_counts row, so
+      // concurrent writers of one namespace queue on one row and never deadlock.
+      `CREATE FUNCTION events_after_insert() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts AS c (namespace, events, last_event_at)
+          VALUES (NEW.namespace, 1, NEW.received_at)
+          ON CONFLICT (namespace) DO UPDATE
+            SET events = c.events + 1, last_event_at = GREATEST(c.last_event_at, EXCLUDED.last_event_at);
+        INSERT INTO kind_counts AS k (namespace, kind, n) VALUES (NEW.namespace, NEW.kind, 1)
+          ON CONFLICT (namespace, kind) DO UPDATE SET n = k.n + 1;
+        PERFORM pg_notify('kiro_learn_events:' || TG_TABLE_SCHEMA,
+          json_build_object('event_id', NEW.event_id, 'namespace', NEW.namespace)::text);
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER events_ai AFTER INSERT ON events
+        FOR EACH ROW EXECUTE FUNCTION events_after_insert()`,
+      `CREATE FUNCTION memory_records_counted() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.namespace = NEW.namespace
+           AND OLD.observation_type = NEW.observation_type THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE namespace_counts SET memories = memories - 1 WHERE namespace = OLD.namespace;
+          UPDATE type_counts SET n = n - 1
+            WHERE namespace = OLD.namespace AND observation_type = OLD.observation_type;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+          INSERT INTO namespace_counts AS c (namespace, memories) VALUES (NEW.namespace, 1)
+            ON CONFLICT (namespace) DO UPDATE SET memories = c.memories + 1;
+          INSERT INTO type_counts AS t (namespace, observation_type, n)
+            VALUES (NEW.namespace, NEW.observation_type, 1)
+            ON CONFLICT (namespace, observation_type) DO UPDATE SET n = t.n + 1;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_counts AFTER INSERT OR UPDATE OR DELETE ON memory_records
+        FOR EACH ROW EXECUTE FUNCTION memory_records_counted()`,
+      `CREATE TABLE pending (
+        namespace TEXT COLLATE "C" NOT NULL,
+        event_id TEXT COLLATE "C" NOT NULL REFERENCES events (event_id),
+        seq BIGINT NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      )`,
+      'CREATE INDEX pending_namespace_seq ON pending (namespace, seq)',
+      `CREATE TABLE retrieval_log (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        namespace TEXT COLLATE "C" NOT NULL,
+        session_id TEXT COLLATE "C",
+        event_id TEXT COLLATE "C",
+        query TEXT NOT NULL,
+        record_ids TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        latency_ms DOUBLE PRECISION NOT NULL,
+        timed_out BOOLEAN NOT NULL,
+        budget_cut BOOLEAN NOT NULL,
+        error TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX retrieval_log_namespace ON retrieval_log (namespace, id)',
+      'CREATE INDEX retrieval_log_session ON retrieval_log (session_id, id)',
+      `CREATE TABLE extraction_log (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        namespace TEXT COLLATE "C" NOT NULL,
+        extractor TEXT NOT NULL,
+        status TEXT NOT NULL,
+        batch_size INTEGER NOT NULL,
+        records INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        duration_ms DOUBLE PRECISION NOT NULL,
+        error TEXT,
+        started_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX extraction_log_namespace ON extraction_log (namespace, id)',
+    ],
+  },
+];
+
+export function pgChecksum(migration: PgMigration): string {
+  return createHash('sha256').update(migration.statements.join('\n;\n')).digest('hex');
+}
+
+/**
+ * Creates the schema when missing and applies pending migrations, each in its own
+ * transaction together with its bookkeeping row, while holding an advisory lock on the
+ * schema: collectors starting at once migrate one after the other, and the later ones
+ * find nothing left to do. Refuses (StorageError `migration_drift`) when the database has
+ * a migration this code does not know (written by a newer kiro-learn) or one whose text
+ * changed.
+ */
+export async function migratePostgres(
+  client: pg.ClientBase,
+  schema: string,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): Promise<string[]> {
+  const lock = `kiro-learn migrations ${schema}`;
+  await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    await client.query(`SET search_path TO ${quoteIdent(schema)}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name TEXT COLLATE "C" PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
+    )`);
+    const applied = await client.query<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM schema_migrations ORDER BY name',
+    );
+    const known = new Map(migrations.map((m) => [m.name, m]));
+    for (const row of applied.rows) {
+      const migration = known.get(row.name);
+      if (!migration) {
+        throw new StorageError(
+          'migration_drift',
+          `the database has migration ${row.name}, which this version of kiro-learn does not know: it was written by a newer version; upgrade kiro-learn`,
+        );
+      }
+      if (pgChecksum(migration) !== row.checksum) {
+        throw new StorageError(
+          'migration_drift',
+          `migration ${row.name} differs from the one applied to this database (checksum mismatch)`,
+        );
+      }
+    }
+    const done = new Set(applied.rows.map((row) => row.name));
+    const ran: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.name)) continue;
+      try {
+        await client.query('BEGIN');
+        for (const statement of migration.statements) await client.query(statement);
+        await client.query(
+          'INSERT INTO schema_migrations (name, checksum, applied_at) VALUES ($1, $2, $3)',
+          [migration.name, pgChecksum(migration), new Date().toISOString()],
+        );
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new StorageError(
+          'migration_failed',
+          `migration ${migration.name} failed: ${String(error)}`,
+          { cause: error },
+        );
+      }
+      ran.push(migration.name);
+    }
+    return ran;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).catch(() => undefined);
+  }
+}
+
+/** A double-quoted SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

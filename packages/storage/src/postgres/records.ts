@@ -1,0 +1,199 @@
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { type Kysely, sql } from 'kysely';
+import type { ListRecordsOptions, StorageBackend } from '../backend.js';
+import { hasNul, now, type PgContext, withoutNul } from './context.js';
+import { searchVector } from './search.js';
+import type { PgRecordRow, PgTables } from './tables.js';
+
+export type RecordMethods = Pick<
+  StorageBackend,
+  'putRecord' | 'getRecord' | 'getRecords' | 'updateRecord' | 'deleteRecord' | 'listRecords'
+>;
+
+/** The stored columns of a record (without its search vector). */
+export const RECORD_COLUMNS = [
+  'record_id',
+  'namespace',
+  'strategy',
+  'title',
+  'summary',
+  'facts',
+  'concepts',
+  'files',
+  'observation_type',
+  'source_event_ids',
+  'created_at',
+  'updated_at',
+  'metadata',
+] as const;
+
+export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {
+  return {
+    record_id: withoutNul(record.record_id),
+    namespace: withoutNul(record.namespace),
+    strategy: withoutNul(record.strategy),
+    title: withoutNul(record.title),
+    summary: withoutNul(record.summary),
+    facts: JSON.stringify(record.facts),
+    concepts: JSON.stringify(record.concepts),
+    files: JSON.stringify(record.files_touched),
+    observation_type: record.observation_type,
+    source_event_ids: JSON.stringify(record.source_event_ids),
+    created_at: withoutNul(record.created_at),
+    updated_at: record.updated_at === undefined ? null : withoutNul(record.updated_at),
+    metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
+  };
+}
+
+export function pgRecordFromRow(row: PgRecordRow): MemoryRecord {
+  return {
+    record_id: row.record_id,
+    namespace: row.namespace,
+    strategy: row.strategy,
+    title: row.title,
+    summary: row.summary,
+    facts: JSON.parse(row.facts) as string[],
+    concepts: JSON.parse(row.concepts) as string[],
+    files_touched: JSON.parse(row.files) as string[],
+    observation_type: row.observation_type as MemoryRecord['observation_type'],
+    source_event_ids: JSON.parse(row.source_event_ids) as string[],
+    created_at: row.created_at,
+    ...(row.updated_at !== null ? { updated_at: row.updated_at } : {}),
+    ...(row.metadata !== null
+      ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
+      : {}),
+  };
+}
+
+/** `SELECT` list of a record's stored columns, qualified by `alias`. */
+export const recordColumns = (alias: string) =>
+  sql.join(RECORD_COLUMNS.map((c) => sql.ref(`${alias}.${c}`)));
+
+/**
+ * Inserts or replaces a record with its search vector, in one statement. Works on a
+ * transaction as well as on the pool.
+ */
+export async function upsertRecord(db: Kysely<PgTables>, record: MemoryRecord): Promise<void> {
+  const row = pgRowFromRecord(record);
+  const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
+  await sql`
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
+    VALUES (${sql.join(values)}, ${searchVector(record)})
+    ON CONFLICT (record_id) DO UPDATE SET
+      ${sql.join(RECORD_COLUMNS.filter((c) => c !== 'record_id').map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
+      search = EXCLUDED.search`.execute(db);
+}
+
+/** Memory records: one row per record_id, its search vector rebuilt on every write. */
+export function pgRecords(ctx: PgContext): RecordMethods {
+  const { db } = ctx;
+
+  async function countRecords(query: ListRecordsOptions): Promise<number> {
+    const filtered =
+      query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
+    if (!filtered && query.observationType !== undefined) {
+      let q = db.selectFrom('type_counts').select((eb) => eb.fn.sum<string>('n').as('n'));
+      q = q.where('observation_type', '=', query.observationType);
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    }
+    if (!filtered) {
+      let q = db
+        .selectFrom('namespace_counts')
+        .select((eb) => eb.fn.sum<string>('memories').as('n'));
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    }
+    let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<string>().as('n'));
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    if (query.observationType !== undefined)
+      q = q.where('observation_type', '=', query.observationType);
+    if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+    if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+    if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+
+  return {
+    async putRecord(record) {
+      ctx.ensureOpen();
+      await upsertRecord(db, record);
+    },
+
+    async getRecord(recordId) {
+      ctx.ensureOpen();
+      if (hasNul(recordId)) return undefined;
+      const row = await db
+        .selectFrom('memory_records')
+        .select(RECORD_COLUMNS)
+        .where('record_id', '=', recordId)
+        .executeTakeFirst();
+      return row ? pgRecordFromRow(row) : undefined;
+    },
+
+    async getRecords(recordIds) {
+      ctx.ensureOpen();
+      const ids = recordIds.filter((id) => !hasNul(id));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<PgRecordRow>`
+        SELECT ${recordColumns('r')} FROM memory_records r
+        WHERE r.record_id = ANY(${ids}::text[])`.execute(db);
+      const byId = new Map(rows.map((row) => [row.record_id, pgRecordFromRow(row)]));
+      return recordIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async updateRecord(recordId, patch) {
+      ctx.ensureOpen();
+      if (hasNul(recordId)) return undefined;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('memory_records')
+          .select(RECORD_COLUMNS)
+          .where('record_id', '=', recordId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const updated: MemoryRecord = { ...pgRecordFromRow(row), ...patch, updated_at: now() };
+        if (updated.record_id !== recordId) {
+          await trx.deleteFrom('memory_records').where('record_id', '=', recordId).execute();
+        }
+        await upsertRecord(trx, updated);
+        return updated;
+      });
+    },
+
+    async deleteRecord(recordId) {
+      ctx.ensureOpen();
+      if (hasNul(recordId)) return false;
+      const result = await db
+        .deleteFrom('memory_records')
+        .where('record_id', '=', recordId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async listRecords(query) {
+      ctx.ensureOpen();
+      const keys = [query.namespace, query.strategy, query.since, query.until];
+      if (keys.some((key) => key !== undefined && hasNul(key))) return { items: [], total: 0 };
+      let q = db.selectFrom('memory_records');
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      if (query.observationType !== undefined)
+        q = q.where('observation_type', '=', query.observationType);
+      if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+      if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+      if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+      const [rows, total] = await Promise.all([
+        q
+          .select(RECORD_COLUMNS)
+          .orderBy('created_at', 'desc')
+          .orderBy('record_id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset ?? 0)
+          .execute(),
+        countRecords(query),
+      ]);
+      return { items: rows.map(pgRecordFromRow), total };
+    },
+  };
+}

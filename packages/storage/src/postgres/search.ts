@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto';
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { type RawBuilder, sql } from 'kysely';
+import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
+import { escapeLike, tokenize } from '../query/tokenize.js';
+import { hasNul, type PgContext, translateError } from './context.js';
+import { pgRecordFromRow, recordColumns } from './records.js';
+import type { PgRecordRow } from './tables.js';
+
+/** The text search configuration: English stemming and stop words. */
+const CONFIG = 'english';
+
+/**
+ * Field text as the index sees it: every run of characters other than letters, marks and
+ * digits becomes a space, the way the prompt tokenizer (and SQLite's unicode61) splits,
+ * so `src/webhooks/stripe.ts` is indexed as `src webhooks stripe ts` and each prompt word
+ * meets the same term. PostgreSQL's own parser would keep paths and e-mail addresses whole.
+ */
+export function searchText(parts: string | readonly string[]): string {
+  const text = typeof parts === 'string' ? parts : parts.join(' ');
+  return text.replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ');
+}
+
+/**
+ * One lexeme per namespace that no prompt can produce (it holds a `/`, which the
+ * tokenizer splits on): searching `namespace-lexeme & (terms)` lets the GIN index
+ * intersect with the namespace first. The namespace column is still compared exactly.
+ */
+export function namespaceLexeme(namespace: string): string {
+  return `ns/${createHash('sha256').update(namespace).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * The record's search vector. Weight labels: title A, concepts and files B, facts C,
+ * summary D (ranked with the backend's column weights, see rankWeights).
+ */
+export function searchVector(record: MemoryRecord): RawBuilder<unknown> {
+  const field = (text: string, label: 'A' | 'B' | 'C' | 'D') =>
+    sql`setweight(to_tsvector(${CONFIG}::regconfig, ${text}), ${label}::"char")`;
+  return sql`(${field(searchText(record.title), 'A')}
+    || ${field(searchText([...record.concepts, ...record.files_touched]), 'B')}
+    || ${field(searchText(record.facts), 'C')}
+    || ${field(searchText(record.summary), 'D')}
+    || array_to_tsvector(ARRAY[${namespaceLexeme(record.namespace)}]::text[]))`;
+}
+
+/**
+ * ts_rank weights `{D, C, B, A}` from column weights (scaled so the largest is 1;
+ * concepts and files share label B and take the larger of their two weights).
+ */
+export function rankWeights(w: ColumnWeights): number[] {
+  const byLabel = [w.summary, w.facts, Math.max(w.concepts, w.files), w.title].map((x) =>
+    Math.max(0, x),
+  );
+  const top = Math.max(...byLabel, 1e-9);
+  return byLabel.map((x) => x / top);
+}
+
+/** A tsquery literal of lexemes as PostgreSQL produced them (never parsed as operators). */
+const quoteLexeme = (lexeme: string) =>
+  `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+export interface PgSearchSettings {
+  weights: ColumnWeights;
+  plan: Omit<QueryPlanOptions, 'totalDocs'>;
+  maxPostings: number;
+}
+
+/**
+ * Full-text search with the SQLite backend's contract: the prompt reduced to its rarest
+ * indexed terms (planQuery) before it reaches the index, weighted fields, hostile text
+ * never an error (only tokenizer words, turned into lexemes by PostgreSQL itself, reach a
+ * tsquery), exact namespace equality.
+ *
+ * Ranking: BM25's shape with PostgreSQL's parts: for each kept term, its IDF (from the
+ * document frequencies the planner counted) times ts_rank of that term alone (weighted by
+ * field, saturating in term frequency, normalised by document length), summed.
+ */
+export function pgSearch(
+  ctx: PgContext,
+  settings: PgSearchSettings,
+): Pick<StorageBackend, 'searchRecords'> {
+  const { db } = ctx;
+  const dfCache = new Map<string, { df: number; atTotal: number }>();
+
+  /** Lexemes of each word (an empty list for PostgreSQL's own stop words). */
+  async function lexemesOf(words: readonly string[]): Promise<string[][]> {
+    const { rows } = await sql<{ i: string; lexemes: string[] }>`
+      SELECT w.i, tsvector_to_array(to_tsvector(${CONFIG}::regconfig, w.word)) AS lexemes
+      FROM unnest(${words}::text[]) WITH ORDINALITY AS w(word, i) ORDER BY w.i`.execute(db);
+    return rows.map((row) => row.lexemes);
+  }
+
+  /**
+   * How many records contain each term, counted only up to the postings budget + 1 (a term
+   * past it is never searched for). Cached until the index changes size by 5 %.
+   */
+  async function documentFrequencies(
+    terms: ReadonlyMap<string, string>,
+    totalDocs: number,
+  ): Promise<Map<string, number>> {
+    const result = new Map<string, number>();
+    const missing: string[] = [];
+    for (const term of terms.keys()) {
+      const cached = dfCache.get(term);
+      if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) {
+        result.set(term, cached.df);
+      } else missing.push(term);
+    }
+    if (missing.length > 0) {
+      const queries = missing.map((term) => terms.get(term) ?? '');
+      const { rows } = await sql<{ i: string; df: string }>`
+        SELECT t.i, (SELECT count(*) FROM (
+          SELECT 1 FROM memory_records WHERE search @@ t.q::tsquery LIMIT ${settings.maxPostings + 1}
+        ) hits) AS df
+        FROM unnest(${queries}::text[]) WITH ORDINALITY AS t(q, i)`.execute(db);
+      if (dfCache.size >= 50_000) dfCache.clear();
+      for (const row of rows) {
+        const term = missing[Number(row.i) - 1];
+        if (term === undefined) continue;
+        const df = Number(row.df);
+        result.set(term, df);
+        dfCache.set(term, { df, atTotal: totalDocs });
+      }
+    }
+    return result;
+  }
+
+  function filters(query: SearchOptions) {
+    const parts = [];
+    if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
+    if (query.observationType !== undefined)
+      parts.push(sql`AND r.observation_type = ${query.observationType}`);
+    if (query.file !== undefined) {
+      const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
+      parts.push(
+        sql`AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(r.files::jsonb) AS f(v)
+          WHERE f.v = ${query.file} OR f.v ILIKE ${suffix} ESCAPE '\\')`,
+      );
+    }
+    return sql.join(parts, sql` `);
+  }
+
+  async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
+    const columns = ['title', 'summary', 'facts', 'concepts', 'files'];
+    const matched = words.map(
+      (word) =>
+        sql`(${sql.join(
+          columns.map(
+            (c) => sql`(${sql.ref(`r.${c}`)} ILIKE ${`%${escapeLike(word)}%`} ESCAPE '\\')::int`,
+          ),
+          sql` + `,
+        )})`,
+    );
+    const { rows } = await sql<PgRecordRow & { score: number }>`
+      SELECT * FROM (
+        SELECT ${recordColumns('r')}, (${sql.join(matched, sql` + `)}) AS score
+        FROM memory_records r WHERE true ${filters(query)}
+      ) hits
+      WHERE score > 0 ORDER BY score DESC, created_at DESC LIMIT ${query.limit}`.execute(db);
+    return rows.map(({ score, ...row }) => ({
+      record: pgRecordFromRow(row),
+      score: Number(score),
+      terms: words,
+      via: 'like' as const,
+    }));
+  }
+
+  return {
+    async searchRecords(query) {
+      ctx.ensureOpen();
+      const words = tokenize(query.query);
+      if (words.length === 0 || query.limit <= 0) return [];
+      if ([query.namespace, query.file].some((key) => key !== undefined && hasNul(key))) {
+        return [];
+      }
+      const totalDocs = Number(
+        (
+          await db
+            .selectFrom('namespace_counts')
+            .select((eb) => eb.fn.sum<string>('memories').as('n'))
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+      const lexemes = await lexemesOf(words);
+      // term (its lexemes) → tsquery text
+      const terms = new Map<string, string>();
+      const termOf: Array<string | undefined> = [];
+      for (const found of lexemes) {
+        if (found.length === 0) {
+          termOf.push(undefined);
+          continue;
+        }
+        const term = found.join(' ');
+        termOf.push(term);
+        terms.set(
+          term,
+          found.length === 1 ? quoteLexeme(term) : `(${found.map(quoteLexeme).join(' & ')})`,
+        );
+      }
+      const df = await documentFrequencies(terms, totalDocs);
+      const stats: TermStat[] = [];
+      for (const [i, word] of words.entries()) {
+        const term = termOf[i];
+        if (term !== undefined) stats.push({ word, term, df: df.get(term) ?? 0 });
+      }
+      const plan = planQuery(stats, { ...settings.plan, totalDocs });
+      if (plan.words.length === 0) return [];
+      const kept = plan.words.map((word) => {
+        const term = termOf[words.indexOf(word)] ?? '';
+        const frequency = df.get(term) ?? 0;
+        return {
+          query: terms.get(term) ?? '',
+          idf: Math.log(1 + (totalDocs - frequency + 0.5) / (frequency + 0.5)),
+        };
+      });
+      try {
+        const weights = rankWeights({ ...settings.weights, ...query.weights });
+        const anyTerm = kept.map((t) => t.query).join(' | ');
+        const match =
+          query.namespace === undefined
+            ? anyTerm
+            : `${quoteLexeme(namespaceLexeme(query.namespace))} & (${anyTerm})`;
+        const score = sql.join(
+          kept.map(
+            (t) =>
+              sql`${t.idf}::float8 * ts_rank(${weights}::float4[], r.search, ${t.query}::tsquery, 1)`,
+          ),
+          sql` + `,
+        );
+        const { rows } = await sql<PgRecordRow & { score: number }>`
+          SELECT ${recordColumns('r')}, (${score}) AS score
+          FROM memory_records r
+          WHERE r.search @@ ${match}::tsquery ${filters(query)}
+          ORDER BY score DESC, r.record_id DESC
+          LIMIT ${query.limit}`.execute(db);
+        return rows.map(({ score: s, ...row }) => ({
+          record: pgRecordFromRow(row),
+          score: Number(s),
+          terms: plan.words,
+          via: 'fts' as const,
+        }));
+      } catch (error) {
+        // An unavailable server or a timeout is no reason to try a slower scan.
+        if (translateError(error) instanceof StorageError) throw error;
+        return likeSearch(plan.words, query);
+      }
+    },
+  };
+}

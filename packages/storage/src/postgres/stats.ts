@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { StorageBackend } from '../backend.js';
+import { hasNul, type PgContext } from './context.js';
+
+export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
+
+/** Totals from the trigger-kept counters, and the schema's size on disk. */
+export function pgStats(ctx: PgContext): StatsMethods {
+  const { db } = ctx;
+  return {
+    async stats(namespace) {
+      ctx.ensureOpen();
+      const ns = namespace !== undefined && hasNul(namespace) ? '' : namespace;
+      let projectsQ = db.selectFrom('namespace_counts').selectAll();
+      let kindsQ = db
+        .selectFrom('kind_counts')
+        .select((eb) => ['kind', eb.fn.sum<string>('n').as('n')])
+        .groupBy('kind');
+      let typesQ = db
+        .selectFrom('type_counts')
+        .select((eb) => ['observation_type', eb.fn.sum<string>('n').as('n')])
+        .groupBy('observation_type');
+      if (ns !== undefined) {
+        projectsQ = projectsQ.where('namespace', '=', ns);
+        kindsQ = kindsQ.where('namespace', '=', ns);
+        typesQ = typesQ.where('namespace', '=', ns);
+      }
+      const [projects, kinds, types] = await Promise.all([
+        projectsQ.orderBy('namespace').execute(),
+        kindsQ.execute(),
+        typesQ.execute(),
+      ]);
+      const byKind = Object.fromEntries(kinds.map((k) => [k.kind, Number(k.n)]));
+      const byType = Object.fromEntries(
+        types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
+      );
+      const sum = (values: Record<string, number>) =>
+        Object.values(values).reduce((a, b) => a + b, 0);
+      return {
+        events: { total: sum(byKind), byKind },
+        memories: { total: sum(byType), byType },
+        projects: projects.map((p) => ({
+          namespace: p.namespace,
+          events: Number(p.events),
+          memories: Number(p.memories),
+          ...(p.last_event_at !== null ? { lastEventAt: p.last_event_at } : {}),
+        })),
+      };
+    },
+
+    async sizeBytes() {
+      ctx.ensureOpen();
+      const { rows } = await sql<{ bytes: string | null }>`
+        SELECT sum(pg_total_relation_size(c.oid)) AS bytes
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')`.execute(db);
+      return Number(rows[0]?.bytes ?? 0);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row shapes of the PostgreSQL schema (see migrations.ts), for kysely's typed queries.
+ * BIGINT columns arrive as strings (node-postgres keeps their full range); counts are
+ * converted with Number() where they are read.
+ */
+export interface PgTables {
+  events: {
+    seq: Generated<string>;
+    event_id: string;
+    namespace: string;
+    session_id: string;
+    kind: string;
+    valid_time: string;
+    received_at: string;
+    bytes: number;
+    json: string;
+  };
+  memory_records: PgRecordRow & { search: unknown };
+  pending: {
+    namespace: string;
+    event_id: string;
+    seq: string;
+    bytes: number;
+    appended_at: string;
+  };
+  retrieval_log: {
+    id: Generated<string>;
+    namespace: string;
+    session_id: string | null;
+    event_id: string | null;
+    query: string;
+    record_ids: string;
+    scores: string;
+    latency_ms: number;
+    timed_out: boolean;
+    budget_cut: boolean;
+    error: string | null;
+    created_at: string;
+  };
+  extraction_log: {
+    id: Generated<string>;
+    namespace: string;
+    extractor: string;
+    status: string;
+    batch_size: number;
+    records: number;
+    attempts: number;
+    duration_ms: number;
+    error: string | null;
+    started_at: string;
+  };
+  namespace_counts: {
+    namespace: string;
+    events: string;
+    memories: string;
+    last_event_at: string | null;
+  };
+  kind_counts: { namespace: string; kind: string; n: string };
+  type_counts: { namespace: string; observation_type: string; n: string };
+}
+
+/** A memory record as stored (arrays and metadata as JSON text, like the SQLite backend). */
+export interface PgRecordRow {
+  record_id: string;
+  namespace: string;
+  strategy: string;
+  title: string;
+  summary: string;
+  facts: string;
+  concepts: string;
+  files: string;
+  observation_type: string;
+  source_event_ids: string;
+  created_at: string;
+  updated_at: string | null;
+  metadata: string | null;
+}

