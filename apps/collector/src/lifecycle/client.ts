@@ -41,12 +41,19 @@ export async function probe(address: CollectorAddress, timeoutMs = 1000): Promis
 
 /** A JSON request to the collector's API with the configured token. */
 export async function api<T>(address: CollectorAddress, path: string): Promise<T> {
-  const res = await fetch(`${address.baseUrl}${path}`, {
-    headers: {
-      Accept: 'application/json',
-      ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
-    },
-    signal: AbortSignal.timeout(10_000),
+  const get = () =>
+    fetch(`${address.baseUrl}${path}`, {
+      headers: {
+        Accept: 'application/json',
+        ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+  // A GET is safe to repeat: a kept-alive socket the collector closed while this process
+  // was busy (a synchronous child process) fails the first try with "fetch failed".
+  const res = await get().catch((error: unknown) => {
+    if (error instanceof TypeError) return get();
+    throw error;
   });
   const body = (await res.json().catch(() => ({}))) as { error?: string; details?: unknown };
   if (!res.ok) {

@@ -13,6 +13,7 @@ import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
+import { pgVectors } from './vectors.js';
 
 /** Options of `openPostgresStorage`. */
 export interface PostgresStorageOptions {
@@ -111,6 +112,7 @@ export async function openPostgresStorage(
     ...pgBuffer(ctx),
     ...pgLogs(ctx),
     ...pgStats(ctx),
+    ...pgVectors(ctx),
   };
   const storage: PostgresStorage = {
     ...guarded(methods),

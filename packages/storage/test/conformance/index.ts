@@ -6,6 +6,7 @@ import { logsConformance } from './logs.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import type { BackendFactory } from './types.js';
+import { vectorsConformance } from './vectors.js';
 
 export type { BackendFactory } from './types.js';
 
@@ -22,5 +23,6 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     bufferConformance(factory);
     logsConformance(factory);
     lifecycleConformance(factory);
+    vectorsConformance(factory);
   });
 }
