@@ -1,107 +1,70 @@
-// Tuning aid for the hybrid ranker: grid over HybridWeights on the labelled set, printing
-// recall@5 / MRR overall and per prompt kind. `node eval/tune.ts`
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadEmbedder } from '@kiro-learn/embeddings';
-import { createRetriever, embeddingText, type HybridWeights } from '@kiro-learn/retrieval';
-import { buildNamespace, type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
-import { openSqliteStorage } from '@kiro-learn/storage';
-import { PROMPTS as LABELLED } from './prompts.ts';
-import { RECORDS } from './records.ts';
+// Tuning aid for the hybrid ranker (`node eval/tune.ts`): a grid over HybridWeights on
+// every labelled set at once, one line per setting with R@5 and MRR per set and the worst
+// R@5 loss against lexical on any tag. Prints; asserts nothing. Tune on the whole
+// evaluation, never on one prompt.
+import { createRetriever, type HybridWeights } from '@kiro-learn/retrieval';
+import { mean } from './metrics.ts';
+import { embedSet, lexical, type RankerFactory, semantic } from './rankers.ts';
+import { SETS } from './sets.ts';
+import { runSet } from './table.ts';
 
-const groupOf = new Map(RECORDS.map((r) => [r.key, r.restates ?? r.key]));
-const PROMPTS = LABELLED.map((p) => {
-  const groups = new Set(p.relevant.map((key) => groupOf.get(key)));
-  return {
-    ...p,
-    relevant: RECORDS.filter((r) => groups.has(groupOf.get(r.key))).map((r) => r.key),
-  };
-});
-const NOW = Date.parse('2026-11-01T12:00:00Z');
-const ns = (project: string) => buildNamespace('eval', project);
-const dir = mkdtempSync(join(tmpdir(), 'kl-tune-'));
-const storage = await openSqliteStorage({ path: join(dir, 'e.db') });
-const embedder = await loadEmbedder();
-const keyOf = new Map<string, string>();
-const records: MemoryRecord[] = RECORDS.map((r) => {
-  const time = NOW - r.daysAgo * 86_400_000;
-  const record: MemoryRecord = {
-    record_id: newRecordId(time),
-    namespace: ns(r.project),
-    strategy: 'eval',
-    title: r.title,
-    summary: r.summary,
-    facts: r.facts,
-    concepts: r.concepts,
-    files_touched: r.files,
-    observation_type: r.type,
-    source_event_ids: [newUlid(time)],
-    created_at: new Date(time).toISOString(),
-  };
-  keyOf.set(record.record_id, r.key);
-  return record;
-});
-for (const r of records) await storage.putRecord(r);
-const vectors = await embedder.embed(records.map(embeddingText));
-await storage.putVectors(
-  embedder.modelId,
-  records.map((r, i) => ({ recordId: r.record_id, vector: vectors[i]! })),
-);
+const grid: Array<Partial<HybridWeights>> = [];
+for (const semanticMin of [0.1, 0.2, 0.3])
+  for (const semanticMax of [0.85, 0.95, 1])
+    for (const minSimilarity of [0.15, 0.25, 0.35])
+      for (const fullSimilarity of [0.5, 0.6, 0.7])
+        grid.push({ semanticMin, semanticMax, minSimilarity, fullSimilarity });
 
-type Mode = 'lexical' | 'semantic' | Partial<HybridWeights>;
-async function run(mode: Mode) {
-  const retriever = createRetriever({
-    storage,
-    now: () => NOW,
-    log: false,
-    budgetMs: 60_000,
-    ...(mode === 'lexical' ? {} : { semantic: { embedder } }),
-    ...(mode === 'semantic'
-      ? {
-          hybridWeights: { semanticMin: 1, semanticMax: 1 },
-          rankWeights: { file: 0, concept: 0, recency: 0 },
+const queries = new Map<string, Promise<Float32Array[]>>();
+const weighted = (weights: Partial<HybridWeights>): RankerFactory => ({
+  name: JSON.stringify(weights),
+  async setup(context) {
+    const model = await embedSet(context);
+    // Each prompt is embedded once for the whole grid.
+    const embedder = {
+      modelId: model.modelId,
+      embed: async (texts: readonly string[]) => {
+        const key = texts.join('\u0000');
+        let hit = queries.get(key);
+        if (!hit) {
+          hit = model.embed(texts, { purpose: 'query' });
+          queries.set(key, hit);
         }
-      : typeof mode === 'object'
-        ? { hybridWeights: mode }
-        : {}),
-  });
-  const rows: Array<{ kind: string; r5: number; mrr: number; r1: number }> = [];
-  for (const p of PROMPTS) {
-    const hits = await retriever.search({ namespace: ns(p.project), query: p.prompt, limit: 10 });
-    const ranked = hits.map((h) => keyOf.get(h.record.record_id)!);
-    const rel = p.relevant;
-    const recall = (k: number) =>
-      new Set(ranked.slice(0, k).filter((key) => rel.includes(key))).size / Math.min(k, rel.length);
-    const first = ranked.findIndex((key) => rel.includes(key));
-    rows.push({ kind: p.kind, r1: recall(1), r5: recall(5), mrr: first < 0 ? 0 : 1 / (first + 1) });
-  }
-  const m = (xs: typeof rows) => ({
-    r1: xs.reduce((a, x) => a + x.r1, 0) / xs.length,
-    r5: xs.reduce((a, x) => a + x.r5, 0) / xs.length,
-    mrr: xs.reduce((a, x) => a + x.mrr, 0) / xs.length,
-  });
-  const kinds = [...new Set(rows.map((r) => r.kind))];
-  const all = m(rows);
-  const cells = kinds.map((k) => {
-    const s = m(rows.filter((r) => r.kind === k));
-    return `${k.slice(0, 5)} ${s.r5.toFixed(2)}/${s.mrr.toFixed(2)}`;
-  });
-  console.log(
-    `${JSON.stringify(mode).padEnd(80)} all r1 ${all.r1.toFixed(3)} r5 ${all.r5.toFixed(3)} mrr ${all.mrr.toFixed(3)} | ${cells.join(' | ')}`,
-  );
-}
+        return hit;
+      },
+    };
+    const retriever = createRetriever({
+      storage: context.storage,
+      now: () => context.now,
+      log: false,
+      budgetMs: 60_000,
+      semantic: { embedder },
+      hybridWeights: weights,
+    });
+    return async ({ namespace, prompt }) =>
+      (await retriever.search({ namespace, query: prompt, limit: 10 })).map(
+        (hit) => hit.record.record_id,
+      );
+  },
+});
 
-const modes: Mode[] = ['lexical', 'semantic', {}];
-const grid = process.argv.includes('--grid');
-if (grid) {
-  for (const semanticMin of [0.2, 0.35, 0.5])
-    for (const semanticMax of [0.7, 0.85, 1])
-      for (const minSimilarity of [0.1, 0.2, 0.3])
-        for (const fullSimilarity of [0.6, 0.8])
-          modes.push({ semanticMin, semanticMax, minSimilarity, fullSimilarity });
+const perSet = [];
+for (const set of SETS) {
+  perSet.push({ set, results: await runSet(set, [lexical, semantic, ...grid.map(weighted)]) });
 }
-for (const mode of modes) await run(mode);
-await embedder.close();
-await storage.close();
-rmSync(dir, { recursive: true, force: true });
+for (const name of ['semantic', ...grid.map((w) => JSON.stringify(w))]) {
+  const cells: string[] = [];
+  let worst = 0;
+  for (const { set, results } of perSet) {
+    const rows = results.get(name)!;
+    const base = results.get('lexical')!;
+    const m = mean(rows.map((r) => r.scores));
+    cells.push(`${set.name} R@5 ${m.r5.toFixed(3)} MRR ${m.mrr.toFixed(3)}`);
+    for (const tag of new Set(set.prompts.flatMap((p) => p.tags))) {
+      const pick = (rs: typeof rows) =>
+        mean(rs.filter((r) => r.prompt.tags.includes(tag)).map((r) => r.scores)).r5;
+      worst = Math.max(worst, pick(base) - pick(rows));
+    }
+  }
+  console.log(`${name.padEnd(84)} ${cells.join(' | ')} | worst tag loss ${worst.toFixed(3)}`);
+}
