@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { shared } from '../../vitest.shared.ts';
 
-export default mergeConfig(shared, defineConfig({}));
+// One PostgreSQL for the whole run: collectors on PostgreSQL are tested against a real one.
+const globalSetup = fileURLToPath(import.meta.resolve('@kiro-learn/test-postgres/global-setup'));
+
+export default mergeConfig(shared, defineConfig({ test: { globalSetup: [globalSetup] } }));

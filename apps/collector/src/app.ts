@@ -22,6 +22,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
 import type { Semantic } from './semantic.js';
+import type { StorageHealth } from './storage.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -48,6 +49,8 @@ export interface CollectorOptions {
   status?: () => PipelineStatus;
   /** Finishes extraction work; awaited on shutdown before the database closes. */
   drain?: () => Promise<void>;
+  /** The storage's backend and health, for /v1/status; SQLite at no location when omitted. */
+  storageHealth?: () => Promise<StorageHealth>;
   /** Version reported by /healthz. */
   version?: string;
   /** How long shutdown waits for in-flight requests before cutting connections, in ms. */
@@ -146,6 +149,8 @@ export function createCollector(options: CollectorOptions): Collector {
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
+    storageHealth:
+      options.storageHealth ?? (async () => ({ backend: 'sqlite', location: '', ok: true })),
     onClose(fn) {
       closers.add(fn);
       return () => closers.delete(fn);
@@ -187,6 +192,7 @@ export function createCollector(options: CollectorOptions): Collector {
       host: settings.host,
       port: () => port,
       ...(settings.token ? { token: settings.token } : {}),
+      findMember: (tokenHash) => storage.findMember(tokenHash),
     }),
   );
   app.use(
@@ -206,7 +212,30 @@ export function createCollector(options: CollectorOptions): Collector {
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 
-  const listen = (): Promise<ListenInfo> =>
+  /**
+   * Events other collectors store in the same database reach this collector's stream and
+   * buffer too (the buffer's claims keep two collectors from extracting one batch).
+   */
+  let unwatch: (() => Promise<void>) | undefined;
+  const watchOthers = async () => {
+    if (!storage.watchEvents || unwatch) return;
+    unwatch = await storage.watchEvents((notice) => {
+      storage.getEvent(notice.eventId).then(
+        (event) => {
+          if (event && !closing) hub.emit({ type: 'event', event });
+        },
+        (error: unknown) =>
+          logger.warn('could not read an event another collector stored', { error }),
+      );
+    });
+  };
+
+  const listen = async (): Promise<ListenInfo> => {
+    await watchOthers();
+    return bind();
+  };
+
+  const bind = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
       const s = createAdaptorServer({ fetch: app.fetch }) as Server;
       s.once('error', (error: NodeJS.ErrnoException) => {
@@ -243,6 +272,7 @@ export function createCollector(options: CollectorOptions): Collector {
       clearTimeout(cut);
     }
     try {
+      await unwatch?.();
       await options.drain?.();
       await semantic?.close();
       await retriever.flush();

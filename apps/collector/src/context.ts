@@ -7,6 +7,7 @@ import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
 import type { RetrieveFn } from './retrieve.js';
 import type { SemanticStatus } from './semantic.js';
+import type { StorageHealth } from './storage.js';
 
 /** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
 export type SearchFn = (query: {
@@ -40,6 +41,8 @@ export interface AppContext {
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */
   status: () => PipelineStatus;
+  /** Which storage backend serves, and its health (version, latency, pool). */
+  storageHealth: () => Promise<StorageHealth>;
   /** Registers a function run when the collector shuts down (closes SSE streams). */
   onClose(fn: () => void): () => void;
 }

@@ -1,5 +1,4 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { openSqliteStorage } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { CollectorError } from './errors.js';
@@ -10,6 +9,7 @@ import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
 import { createSemantic } from './semantic.js';
 import { replaySpool } from './spool.js';
+import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
 
@@ -54,13 +54,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   for (const warning of loaded.warnings) logger.warn(`setting: ${warning}`);
 
-  const storage = await openSqliteStorage({ path: files.database });
+  let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
+  try {
+    opened = await openCollectorStorage(settings, files.database);
+  } catch (error) {
+    logger.close();
+    throw error;
+  }
+  const { storage } = opened;
   const startedAt = Date.now();
   const { extractor, buffer } = createPipeline(storage, settings, logger);
   // Loads in a worker thread: /healthz answers meanwhile, retrieval is lexical until then.
   const semantic = createSemantic(storage, settings, logger);
   const collector = createCollector({
     storage,
+    storageHealth: () => opened.health(),
     settings,
     logger,
     semantic,

@@ -1,8 +1,10 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
 import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
+import { eventAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -22,7 +24,7 @@ export function isExtractable(event: Event): boolean {
 }
 
 /**
- * POST /v1/events: validate → scrub → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -30,9 +32,13 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
+  member?: Member,
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(parseWith(EventParser, input, 'event'), ctx.scrubber);
+  const event = scrubEvent(
+    eventAsMember(parseWith(EventParser, input, 'event'), member),
+    ctx.scrubber,
+  );
   const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });

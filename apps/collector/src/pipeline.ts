@@ -38,6 +38,7 @@ export function createPipeline(
       idleMs: settings.buffer.idleMs,
       breakerFailures: settings.buffer.breakerFailures,
       ceilingBytes: settings.buffer.ceilingBytes,
+      claimTtlMs: settings.extraction.claimTtlMs,
     },
     compaction: settings.buffer.compaction,
     ...(extractor.summarize ? { summarize: (request) => extractor.summarize!(request) } : {}),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
 import { type Batch, buildBatch } from './batch.js';
@@ -129,6 +130,11 @@ export interface CreateBufferInput {
   countTokens?: TokenCounter;
   /** Extractor name logged when the outcome names none. */
   extractorName?: string;
+  /**
+   * Who claims extractions (storage.claimExtraction): one id per collector process, so
+   * collectors sharing a database never extract one batch twice. Random when omitted.
+   */
+  owner?: string;
   /** Receives errors nobody awaits (a failed log write, a failed listener). */
   onError?: (error: unknown) => void;
   /** Clock in epoch ms; Date.now when omitted. */
@@ -183,6 +189,8 @@ interface Project {
   running?: Promise<ExtractionRun | undefined>;
   /** A trigger that fired while a run was in flight. */
   again?: Trigger;
+  /** The last run found another collector holding the project's claim. */
+  claimedElsewhere?: boolean;
   lastRun?: ExtractionRun;
   /** The summary chain's head; undefined until read from storage, null when there is none. */
   head?: ChainHead | null;
@@ -210,6 +218,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
   const summarize = input.summarize ?? createBuiltinSummarizer();
   const countTokens = input.countTokens ?? estimateTokens;
   const { storage, extract } = input;
+  const owner = input.owner ?? `buffer-${randomUUID()}`;
   const now = input.now ?? Date.now;
   const onError = input.onError ?? (() => {});
   const listeners = new Set<(run: ExtractionRun) => void>();
@@ -299,7 +308,10 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     if (closed) return;
     const again = p.again;
     p.again = undefined;
-    if (p.lastRun?.status === 'failed') {
+    if (p.claimedElsewhere) {
+      // Another collector extracts this project; look again once its claim could have run out.
+      arm(p, Math.min(options.idleMs, options.claimTtlMs), 'retry');
+    } else if (p.lastRun?.status === 'failed') {
       const openUntil = p.breaker.openUntil();
       if (p.breaker.state(now()) === 'open' && openUntil !== undefined)
         arm(p, openUntil - now(), 'retry');
@@ -380,7 +392,26 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
     };
   }
 
+  /**
+   * Runs the project's batches while holding its extraction claim (renewed in the
+   * background); another collector holding it means nothing to do here for now.
+   */
   async function runBatches(p: Project, trigger: Trigger): Promise<ExtractionRun | undefined> {
+    p.claimedElsewhere = !(await storage.claimExtraction(p.namespace, owner, options.claimTtlMs));
+    if (p.claimedElsewhere) return undefined;
+    const renew = setInterval(() => {
+      storage.claimExtraction(p.namespace, owner, options.claimTtlMs).catch(onError);
+    }, options.claimTtlMs / 3);
+    renew.unref();
+    try {
+      return await claimedBatches(p, trigger);
+    } finally {
+      clearInterval(renew);
+      await storage.releaseExtraction(p.namespace, owner).catch(onError);
+    }
+  }
+
+  async function claimedBatches(p: Project, trigger: Trigger): Promise<ExtractionRun | undefined> {
     let run: ExtractionRun | undefined;
     let reason = trigger;
     let more = true;
@@ -391,7 +422,11 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         maxBytes: options.maxBatchBytes,
         maxEvents: options.maxBatchEvents,
       });
-      if (batch.eventIds.length === 0) break;
+      if (batch.eventIds.length === 0) {
+        // Another collector extracted it meanwhile: forget the stale counts.
+        await refresh(p).catch(onError);
+        break;
+      }
       more = batch.more;
       let outcome: ExtractOutcome | undefined;
       let failure: unknown;
@@ -415,6 +450,14 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
           throw new BufferError(
             'foreign_record',
             `the extractor returned a record of ${foreign.namespace} for ${p.namespace}`,
+          );
+        }
+        // The claim may have run out during a stalled run and another collector taken
+        // the batch: then this one must not store it too.
+        if (!(await storage.claimExtraction(p.namespace, owner, options.claimTtlMs))) {
+          throw new BufferError(
+            'claimed',
+            `another collector took over extracting ${p.namespace} (this run outlasted its claim)`,
           );
         }
         await storage.commitExtraction({
@@ -503,6 +546,9 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       while (p.running) await p.running;
       await refresh(p);
       const run = p.pendingCount > 0 ? await fire(p, 'manual', true) : undefined;
+      if (!run && p.claimedElsewhere) {
+        throw new BufferError('claimed', `another collector is extracting ${namespace} right now`);
+      }
       if (!run) throw new BufferError('nothing_pending', `nothing is pending for ${namespace}`);
       return run;
     },

@@ -9,7 +9,9 @@ export type BufferErrorCode =
   /** The extractor returned records of another namespace. */
   | 'foreign_record'
   /** The summarizer failed or replied with something that is not a summary; nothing was compacted. */
-  | 'compaction_failed';
+  | 'compaction_failed'
+  /** Another collector sharing the database holds the project's extraction claim. */
+  | 'claimed';
 
 /** The one error class of @kiro-learn/buffer. */
 export class BufferError extends Error {

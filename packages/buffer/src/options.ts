@@ -20,6 +20,13 @@ export interface BufferOptions {
   breakerMaxBackoffMs: number;
   /** Wait before retrying a failed extraction while the breaker is still closed, in ms (idleMs). */
   retryMs: number;
+  /**
+   * How long a claim on a project's extraction lasts unless renewed, in ms (60 s). Several
+   * collectors sharing a database extract a project only while holding its claim, renewed
+   * every third of this while a run lasts; a collector that dies mid-run blocks the project
+   * at most this long.
+   */
+  claimTtlMs: number;
 }
 
 export const BUFFER_DEFAULTS: Readonly<Omit<BufferOptions, 'retryMs'>> = Object.freeze({
@@ -31,6 +38,7 @@ export const BUFFER_DEFAULTS: Readonly<Omit<BufferOptions, 'retryMs'>> = Object.
   breakerFailures: 3,
   breakerBackoffMs: 60_000,
   breakerMaxBackoffMs: 30 * 60_000,
+  claimTtlMs: 60_000,
 });
 
 /** Fills defaults, checks every value, freezes. */
@@ -51,7 +59,12 @@ export function resolveOptions(given: Partial<BufferOptions> = {}): Readonly<Buf
       );
     }
   }
-  for (const name of ['maxBatchEvents', 'breakerFailures', 'maxBatchBytes'] as const) {
+  for (const name of [
+    'maxBatchEvents',
+    'breakerFailures',
+    'maxBatchBytes',
+    'claimTtlMs',
+  ] as const) {
     if (options[name] < 1) throw new BufferError('invalid_options', `${name} must be at least 1`);
   }
   if (options.thresholdBytes > options.ceilingBytes) {

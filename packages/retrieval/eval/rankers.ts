@@ -57,7 +57,7 @@ export async function embedSet({ storage, records }: RankerContext): Promise<Emb
   const embedder = await model;
   const missing = records.filter((r) => !vectors.has(embeddingText(r)));
   const fresh = await embedder.embed(missing.map(embeddingText));
-  missing.forEach((r, i) => vectors.set(embeddingText(r), fresh[i]!));
+  for (const [i, r] of missing.entries()) vectors.set(embeddingText(r), fresh[i]!);
   await storage.putVectors(
     embedder.modelId,
     records.map((r) => ({ recordId: r.record_id, vector: vectors.get(embeddingText(r))! })),

@@ -81,6 +81,36 @@ export interface StorageBackend {
    */
   commitExtraction(commit: ExtractionCommit): Promise<void>;
 
+  // ---- several collectors on one database ----
+  /**
+   * Claims the extraction of a namespace's pending events for `owner` until `ttlMs` from
+   * now, or extends the owner's own claim. False while another owner's claim runs: only
+   * the holder extracts, so a batch is never extracted by two collectors at once, and the
+   * claim of a collector that died mid-extraction runs out by itself.
+   */
+  claimExtraction(namespace: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Ends the owner's claim on a namespace (nothing when it holds none). */
+  releaseExtraction(namespace: string, owner: string): Promise<void>;
+  /**
+   * Follows events stored by the other processes sharing this database (PostgreSQL:
+   * LISTEN), for live feeds; the backend's own writes are left out. Absent where one
+   * process owns the database (SQLite). Resolves once listening; the result stops it.
+   */
+  watchEvents?(listener: (stored: StoredEventNotice) => void): Promise<() => Promise<void>>;
+
+  // ---- members of a team memory server (named bearer tokens) ----
+  /**
+   * Adds a member holding the token whose SHA-256 (hex) is `tokenHash`; the token itself
+   * is never stored. StorageError `conflict` when the name or the token is taken.
+   */
+  addMember(member: NewMember): Promise<Member>;
+  /** Every member, by name. */
+  listMembers(): Promise<Member[]>;
+  /** Removes a member (their token stops working at once). False when there was none. */
+  removeMember(name: string): Promise<boolean>;
+  /** The member whose token hashes to `tokenHash`, or undefined. */
+  findMember(tokenHash: string): Promise<Member | undefined>;
+
   // ---- logs (for the viewer and /metrics) ----
   logRetrieval(entry: RetrievalLogInput): Promise<void>;
   listRetrievals(query: LogQuery & { sessionId?: string }): Promise<RetrievalLogEntry[]>;
@@ -92,6 +122,29 @@ export interface StorageBackend {
   /** Database size on disk in bytes (0 where not applicable). */
   sizeBytes(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A member of a team memory server. */
+export interface Member {
+  /** Unique; becomes the actor of everything the member writes. */
+  name: string;
+  /** `admin` may manage every shared record, `member` their own. */
+  role: 'member' | 'admin';
+  /** ISO time the member was added. */
+  createdAt: string;
+}
+
+export interface NewMember {
+  name: string;
+  role: Member['role'];
+  /** SHA-256 of the member's token, lower-case hex. */
+  tokenHash: string;
+}
+
+/** An event some process stored (watchEvents). */
+export interface StoredEventNotice {
+  eventId: string;
+  namespace: string;
 }
 
 export interface PutEventOptions {

@@ -11,7 +11,9 @@ export type StorageErrorCode =
   /** A statement ran past the statement timeout and was cancelled. */
   | 'timeout'
   /** An option passed to open a backend is not valid. */
-  | 'invalid_option';
+  | 'invalid_option'
+  /** A unique name or key is taken (a member's name or token). */
+  | 'conflict';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

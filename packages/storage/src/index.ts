@@ -19,8 +19,10 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
   MissingVectorsOptions,
   MissingVectorsPage,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
@@ -33,6 +35,7 @@ export type {
   SearchOptions,
   StorageBackend,
   StorageStats,
+  StoredEventNotice,
   VectorCoverage,
   VectorSearchOptions,
 } from './backend.js';

@@ -1,4 +1,5 @@
 import { freshSchema } from '@kiro-learn/test-postgres';
+import { sql } from 'kysely';
 import { inject } from 'vitest';
 import type { StorageBackend } from '../src/index.js';
 import { openPostgresStorage, type PostgresStorage } from '../src/postgres/index.js';
@@ -11,7 +12,21 @@ async function openIn(schema: string): Promise<PostgresStorage> {
   return storage;
 }
 
+// One schema for the file, emptied for each test: migrating a fresh schema per test
+// would cost more than the tests themselves.
+const schema = freshSchema();
+
+async function openEmpty(): Promise<PostgresStorage> {
+  const storage = await openIn(schema);
+  const { rows } = await sql<{ name: string }>`
+    SELECT tablename AS name FROM pg_tables
+    WHERE schemaname = ${schema} AND tablename <> 'schema_migrations'`.execute(storage.db);
+  const tables = sql.join(rows.map((row) => sql.ref(row.name)));
+  await sql`TRUNCATE ${tables} RESTART IDENTITY CASCADE`.execute(storage.db);
+  return storage;
+}
+
 describeStorageConformance('PostgreSQL', {
-  open: () => openIn(freshSchema()),
+  open: openEmpty,
   reopen: (closed: StorageBackend) => openIn((closed as PostgresStorage).schema),
 });

@@ -2,9 +2,11 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { loadSettings } from '../config/load.js';
+import type { CollectorSettings } from '../config/settings.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { redactUrl, type StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
-import { semanticLine } from './status.js';
+import { describeStorage, semanticLine } from './status.js';
 import type { Command, CommandIO } from './types.js';
 
 type Level = 'ok' | 'warn' | 'fail';
@@ -84,12 +86,56 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
     });
   }
 
+  if (loaded.config) checks.push(await storageCheck(loaded.config, address, health.ok));
   if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
   if (health.ok) checks.push(...(await breakerChecks(address)));
   if (health.ok) checks.push(...(await semanticCheck(address)));
 
   checks.push(hookCheck(io.cwd));
   return checks;
+}
+
+/**
+ * The storage backend: the SQLite file, or the PostgreSQL server (asked through the
+ * running collector, else connected to directly, without changing anything).
+ */
+async function storageCheck(
+  settings: CollectorSettings,
+  address: ReturnType<typeof cliAddress>,
+  running: boolean,
+): Promise<Check> {
+  const { url } = settings.storage;
+  if (url === undefined) return { level: 'ok', what: `storage: SQLite in ${address.home}` };
+  if (running) {
+    try {
+      const { storage } = await api<{ storage?: StorageHealth }>(address, '/v1/status');
+      if (storage?.ok) return { level: 'ok', what: `storage: ${describeStorage(storage)}` };
+      if (storage) {
+        return {
+          level: 'fail',
+          what: `storage: ${describeStorage(storage)}`,
+          fix: 'check that the PostgreSQL server runs and accepts this collector (storage.url)',
+        };
+      }
+    } catch {
+      // fall through to a direct check
+    }
+  }
+  const location = redactUrl(url);
+  try {
+    const { probePostgres } = await import('@kiro-learn/storage/postgres');
+    const probe = await probePostgres(url, { schema: settings.storage.schema });
+    return {
+      level: 'ok',
+      what: `storage: PostgreSQL ${probe.version} at ${location} (${probe.latencyMs.toFixed(1)} ms, ${probe.migrations.length} migrations applied)`,
+    };
+  } catch (error) {
+    return {
+      level: 'fail',
+      what: `storage: PostgreSQL at ${location} does not answer (${(error instanceof Error ? error.message : String(error)).replaceAll(url, location)})`,
+      fix: 'start the server, or correct storage.url (KIRO_LEARN_STORAGE_URL)',
+    };
+  }
 }
 
 function extractorCheck(

@@ -11,6 +11,7 @@ import { search } from './search.js';
 import { start } from './start.js';
 import { status } from './status.js';
 import { stop } from './stop.js';
+import { team } from './team.js';
 import type { Command, CommandIO } from './types.js';
 import { uninstall } from './uninstall.js';
 
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   init,
   uninstall,
   demo,
+  team,
 ];
 
 function help(): string {

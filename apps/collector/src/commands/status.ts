@@ -1,5 +1,6 @@
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
+import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
@@ -26,6 +27,7 @@ export function semanticLine(s: SemanticView): string {
 interface PipelineView {
   semantic?: SemanticView;
   extractor?: string;
+  storage?: StorageHealth;
   projects: Array<{
     namespace: string;
     pendingEvents: number;
@@ -48,7 +50,7 @@ export const status: Command = {
   usage: `kiro-learn status [--json]
 
 Exit code 0 when the collector answers on its port, 1 when it does not.
-  --json   one JSON object: running, pid, version, url, home, log, events, memories`,
+  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage`,
   async run(args, io) {
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
@@ -80,6 +82,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       ...totals,
       ...(pipeline
         ? {
+            ...(pipeline.storage ? { storage: pipeline.storage } : {}),
             extractor: pipeline.extractor,
             ...(pipeline.semantic ? { semantic: pipeline.semantic } : {}),
             projects: pipeline.projects.map((p) => ({
@@ -112,6 +115,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
         `kiro-learn collector is running (pid ${health.pid ?? '?'}, version ${health.version ?? '?'}) at ${address.baseUrl}`,
       );
       if (totals) line(io.stdout, `  ${totals.events} events, ${totals.memories} memories`);
+      if (pipeline?.storage) line(io.stdout, `  storage: ${describeStorage(pipeline.storage)}`);
       if (pipeline?.extractor) line(io.stdout, `  extractor: ${pipeline.extractor}`);
       if (pipeline?.semantic) line(io.stdout, `  ${semanticLine(pipeline.semantic)}`);
       for (const p of pipeline?.projects ?? []) {
@@ -140,3 +144,13 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     return health.ok ? 0 : 1;
   },
 };
+
+/** One line: backend, where, and its health. */
+export function describeStorage(s: StorageHealth): string {
+  if (s.backend === 'sqlite') return `SQLite ${s.location}`;
+  if (!s.ok) return `PostgreSQL ${s.location}: unavailable (${s.error ?? 'no answer'})`;
+  const pool = s.pool
+    ? `, pool ${s.pool.open}/${s.pool.max} open, ${s.pool.idle} idle, ${s.pool.waiting} waiting`
+    : '';
+  return `PostgreSQL ${s.version ?? '?'} at ${s.location} (${s.latency_ms ?? '?'} ms${pool})`;
+}

@@ -26,6 +26,7 @@ const ENV: ReadonlyArray<[name: string, path: readonly string[], numeric: boolea
   ['KIRO_LEARN_COMPRESSOR_COMMAND', ['extraction', 'command'], false],
   ['KIRO_LEARN_EXTRACTOR', ['extraction', 'mode'], false],
   ['KIRO_LEARN_SEMANTIC_MODEL_DIR', ['semantic', 'modelDir'], false],
+  ['KIRO_LEARN_STORAGE_URL', ['storage', 'url'], false],
 ];
 
 const KNOWN_KEYS = new Set(Object.keys(SettingsFileSchema.shape));

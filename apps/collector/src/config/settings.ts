@@ -64,6 +64,28 @@ export interface CollectorSettings {
     timeoutMs: number;
     /** Attempts on garbage output before giving up on a batch. */
     attempts: number;
+    /**
+     * Several collectors on one database: how long a collector's claim on a project's
+     * extraction lasts unless renewed; a collector that dies mid-extraction holds the
+     * project this long, then another takes the batch over.
+     */
+    claimTtlMs: number;
+  };
+  /** Where events and memory records are stored. */
+  storage: {
+    /**
+     * `postgres://user:password@host:port/database` for a PostgreSQL server that several
+     * collectors can share (`KIRO_LEARN_STORAGE_URL`); absent: the SQLite file in the data dir.
+     */
+    url?: string;
+    /** PostgreSQL only: the schema holding kiro-learn's tables, created when missing. */
+    schema: string;
+    /** PostgreSQL only: connections each collector keeps open at most. */
+    poolSize: number;
+    /** PostgreSQL only: how long a request waits for a free connection before answering 503, in ms. */
+    acquireTimeoutMs: number;
+    /** PostgreSQL only: a statement running longer is cancelled and its request answers 503, in ms. */
+    statementTimeoutMs: number;
   };
   /** Pending-event buffer triggers. */
   buffer: {
@@ -137,6 +159,26 @@ export const SettingsFileSchema = z.object({
       concurrency: int(1, 64).optional(),
       timeoutMs: int(1000, 3_600_000).optional(),
       attempts: int(1, 10).optional(),
+      claimTtlMs: int(1000, 3_600_000).optional(),
+    })
+    .optional(),
+  storage: z
+    .object({
+      url: z
+        .string()
+        .max(4096)
+        .regex(
+          /^postgres(ql)?:\/\/\S+$/,
+          'must be a postgres:// URL (or absent for the SQLite file)',
+        )
+        .optional(),
+      poolSize: int(1, 1000).optional(),
+      acquireTimeoutMs: int(10, 60_000).optional(),
+      schema: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lower-case letters, digits and _')
+        .optional(),
+      statementTimeoutMs: int(100, 3_600_000).optional(),
     })
     .optional(),
   buffer: z
@@ -177,6 +219,14 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
       concurrency: file.extraction?.concurrency ?? 2,
       timeoutMs: file.extraction?.timeoutMs ?? 60_000,
       attempts: file.extraction?.attempts ?? 3,
+      claimTtlMs: file.extraction?.claimTtlMs ?? 60_000,
+    },
+    storage: {
+      ...(file.storage?.url ? { url: file.storage.url } : {}),
+      schema: file.storage?.schema ?? 'public',
+      poolSize: file.storage?.poolSize ?? 10,
+      acquireTimeoutMs: file.storage?.acquireTimeoutMs ?? 1000,
+      statementTimeoutMs: file.storage?.statementTimeoutMs ?? 10_000,
     },
     buffer: {
       maxPendingBytes: file.buffer?.maxPendingBytes ?? 256 * 1024,

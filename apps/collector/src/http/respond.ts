@@ -34,6 +34,20 @@ export function errorResponse(error: unknown): Response {
   } else if (error instanceof StorageError && error.code === 'closed') {
     status = 503;
     body = { error: 'the collector is shutting down' };
+  } else if (
+    error instanceof StorageError &&
+    (error.code === 'unavailable' || error.code === 'timeout')
+  ) {
+    // The database is restarting, out of connections or slow: nothing was acknowledged,
+    // so the client may retry (the shims spool the event and replay it).
+    status = 503;
+    body = {
+      error:
+        error.code === 'timeout'
+          ? 'the database took too long; try again'
+          : 'the database is unavailable; try again',
+    };
+    headers = { 'Retry-After': '1' };
   }
   return new Response(JSON.stringify(body), {
     status,

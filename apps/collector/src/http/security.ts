@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Member } from '@kiro-learn/storage';
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../config/settings.js';
 import { httpError } from '../errors.js';
+import { hashToken, setRequestMember } from '../members.js';
 import { requestHeader } from './node.js';
 
 export interface SecurityOptions {
@@ -11,6 +13,12 @@ export interface SecurityOptions {
   port: () => number;
   /** Bearer token every request must carry, when set. */
   token?: string;
+  /**
+   * Looks a member token up by its SHA-256 (members of a team server). A request bearing
+   * one is the member's: it passes where the token is required, and what it writes
+   * carries the member as actor.
+   */
+  findMember?: (tokenHash: string) => Promise<Member | undefined>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -42,11 +50,26 @@ export function security(options: SecurityOptions): MiddlewareHandler {
     if (requestHeader(c, 'sec-fetch-site') === 'cross-site') {
       throw httpError(403, 'cross-site requests are refused');
     }
-    if (
-      token &&
-      !isPublic(c.req.method, c.req.path) &&
-      !hasToken(requestHeader(c, 'authorization'), token)
-    ) {
+    const bearer = bearerOf(requestHeader(c, 'authorization'));
+    let authenticated = bearer !== undefined && token !== undefined && sameToken(bearer, token);
+    if (bearer !== undefined && !authenticated && options.findMember) {
+      const member = await options.findMember(hashToken(bearer));
+      if (member) {
+        setRequestMember(c, member);
+        authenticated = true;
+      } else if (!token && !isPublic(c.req.method, c.req.path)) {
+        // No token is required here, but a wrong one is a client to set right.
+        throw httpError(
+          401,
+          "unknown bearer token: not this server's token nor a member's",
+          undefined,
+          {
+            'WWW-Authenticate': 'Bearer',
+          },
+        );
+      }
+    }
+    if (token && !isPublic(c.req.method, c.req.path) && !authenticated) {
       throw httpError(
         401,
         'a bearer token is required: send Authorization: Bearer <token>',
@@ -93,10 +116,13 @@ function isPublic(method: string, path: string): boolean {
   return path === '/healthz' || (path.startsWith('/ui') && !path.startsWith('/ui/api/'));
 }
 
-function hasToken(header: string | undefined, token: Buffer): boolean {
+function bearerOf(header: string | undefined): string | undefined {
   const match = header ? /^Bearer\s+(.+)$/i.exec(header) : null;
-  if (!match) return false;
-  const given = Buffer.from(match[1]!.trim());
+  return match ? match[1]!.trim() : undefined;
+}
+
+function sameToken(bearer: string, token: Buffer): boolean {
+  const given = Buffer.from(bearer);
   return given.length === token.length && timingSafeEqual(given, token);
 }
 

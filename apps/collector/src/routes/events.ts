@@ -5,6 +5,7 @@ import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { ingestEvent } from '../ingest.js';
+import { requestMember } from '../members.js';
 
 /** `/v1/events`: ingest, list, and the raw event by id. */
 export function eventRoutes(ctx: AppContext): Hono {
@@ -19,7 +20,7 @@ export function eventRoutes(ctx: AppContext): Hono {
         : retrieve === 'session_start'
           ? 'session_start'
           : undefined;
-    return c.json(await ingestEvent(ctx, input, mode));
+    return c.json(await ingestEvent(ctx, input, mode, requestMember(c)));
   });
 
   app.get('/', async (c) => {

@@ -13,6 +13,7 @@ import type { AppContext } from '../context.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
+import { recordAsMember, requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -20,10 +21,10 @@ export function memoryRoutes(ctx: AppContext): Hono {
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    const record = parseWith(
-      MemoryRecordSchema,
-      await readJson(c, LIMITS.requestBytes),
-      'memory record',
+    // A member's record is theirs, whatever actor its namespace named.
+    const record = recordAsMember(
+      parseWith(MemoryRecordSchema, await readJson(c, LIMITS.requestBytes), 'memory record'),
+      requestMember(c),
     );
     // Scrubbing can lengthen a field ("pwd=x" → "pwd=[REDACTED:password]"): check again.
     const scrubbed = parseWith(

@@ -30,6 +30,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       version: ctx.version,
       pid: process.pid,
       uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+      storage: await ctx.storageHealth(),
       ...ctx.status(),
       semantic: await ctx.semanticStatus(),
     }),

@@ -11,6 +11,8 @@ export { PG_MIGRATIONS, type PgMigration } from './migrations.js';
 export {
   openPostgresStorage,
   type PostgresHealth,
+  type PostgresProbe,
   type PostgresStorage,
   type PostgresStorageOptions,
+  probePostgres,
 } from './open.js';

@@ -151,6 +151,40 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Several collectors on one database: who extracts a namespace's pending events and
+    // until when (the database's clock, so collectors' clocks need not agree); each event
+    // notice names the connection that stored it (its application_name), so a collector
+    // can leave out its own; and the members of a team server with their token hashes.
+    name: '0002_several_collectors',
+    statements: [
+      `CREATE TABLE extraction_claims (
+        namespace TEXT COLLATE "C" PRIMARY KEY,
+        owner TEXT COLLATE "C" NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      )`,
+      `CREATE OR REPLACE FUNCTION events_after_insert() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts AS c (namespace, events, last_event_at)
+          VALUES (NEW.namespace, 1, NEW.received_at)
+          ON CONFLICT (namespace) DO UPDATE
+            SET events = c.events + 1, last_event_at = GREATEST(c.last_event_at, EXCLUDED.last_event_at);
+        INSERT INTO kind_counts AS k (namespace, kind, n) VALUES (NEW.namespace, NEW.kind, 1)
+          ON CONFLICT (namespace, kind) DO UPDATE SET n = k.n + 1;
+        PERFORM pg_notify('kiro_learn_events:' || TG_TABLE_SCHEMA,
+          json_build_object('event_id', NEW.event_id, 'namespace', NEW.namespace,
+            'origin', current_setting('application_name'))::text);
+        RETURN NULL;
+      END $$`,
+      `CREATE TABLE members (
+        name TEXT COLLATE "C" PRIMARY KEY,
+        role TEXT COLLATE "C" NOT NULL,
+        token_hash TEXT COLLATE "C" NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
     // Semantic search, as SQLite's 0003: one embedding per record and model, the namespace
     // copied for a one-range load, `seq` for caches to pick up new rows, and a per-namespace
     // generation bumped on every deletion (caches reload). An edit of the embedded text

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ColumnWeights, StorageBackend } from '../backend.js';
@@ -5,15 +6,18 @@ import { StorageError } from '../errors.js';
 import { DEFAULT_MAX_POSTINGS, type QueryPlanOptions } from '../query/plan.js';
 import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { pgBuffer } from './buffer.js';
+import { pgClaims } from './claims.js';
 import { type PgContext, translateError } from './context.js';
 import { pgEvents } from './events.js';
 import { pgLogs } from './logs.js';
+import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
 import { pgVectors } from './vectors.js';
+import { watchEvents } from './watch.js';
 
 /** Options of `openPostgresStorage`. */
 export interface PostgresStorageOptions {
@@ -73,27 +77,40 @@ export async function openPostgresStorage(
   }
   const statementTimeoutMs = Math.max(1, Math.trunc(options.statementTimeoutMs ?? 10_000));
   const max = Math.max(1, Math.trunc(options.poolSize ?? 10));
+  // Names this backend's connections: event notices carry it, so watchEvents can leave
+  // out the events this backend stored itself.
+  const instance = `kiro-learn/${randomUUID()}`;
   const pool = new pg.Pool({
     connectionString: options.url,
     max,
     connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     idleTimeoutMillis: 30_000,
-    application_name: 'kiro-learn',
+    application_name: instance,
     options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
   });
   // An idle connection that breaks (server restart) must not crash the process: the next
   // query gets a fresh connection, or fails `unavailable`.
   pool.on('error', () => undefined);
+  // The pool listens for errors of idle connections only: one that breaks while checked
+  // out (between a transaction's statements) would otherwise throw from the socket. Its
+  // query fails on its own, and the pool drops the broken connection on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  // Migrating gets a connection of its own: the pool's acquire timeout is meant for busy
+  // requests, not for the first connect of a start-up.
+  const migrator = new pg.Client({
+    connectionString: options.url,
+    connectionTimeoutMillis: 10_000,
+    application_name: instance,
+  });
+  migrator.on('error', () => undefined);
   try {
-    const client = await pool.connect();
-    try {
-      await migratePostgres(client, schema);
-    } finally {
-      client.release();
-    }
+    await migrator.connect();
+    await migratePostgres(migrator, schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw translateError(error);
+  } finally {
+    await migrator.end().catch(() => undefined);
   }
   const db = new Kysely<PgTables>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
@@ -110,21 +127,41 @@ export async function openPostgresStorage(
     ...pgRecords(ctx),
     ...pgSearch(ctx, { weights, plan, maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS }),
     ...pgBuffer(ctx),
+    ...pgClaims(ctx),
     ...pgLogs(ctx),
+    ...pgMembers(ctx),
     ...pgStats(ctx),
     ...pgVectors(ctx),
   };
+  const watchers = new Set<() => Promise<void>>();
   const storage: PostgresStorage = {
     ...guarded(methods),
     db,
     schema,
+    async watchEvents(listener) {
+      ctx.ensureOpen();
+      let stop: () => Promise<void>;
+      try {
+        stop = await watchEvents(options.url, schema, instance, listener);
+      } catch (error) {
+        throw translateError(error);
+      }
+      const unwatch = async () => {
+        watchers.delete(unwatch);
+        await stop();
+      };
+      watchers.add(unwatch);
+      return unwatch;
+    },
     async health() {
       ctx.ensureOpen();
       try {
         const started = performance.now();
         await sql`SELECT 1`.execute(db);
         const latencyMs = performance.now() - started;
-        const { rows } = await sql<{ version: string }>`SHOW server_version`.execute(db);
+        const { rows } = await sql<{
+          version: string;
+        }>`SELECT current_setting('server_version') AS version`.execute(db);
         return {
           version: rows[0]?.version ?? 'unknown',
           latencyMs,
@@ -142,10 +179,62 @@ export async function openPostgresStorage(
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all([...watchers].map((unwatch) => unwatch()));
       await db.destroy();
     },
   };
   return storage;
+}
+
+/** What `probePostgres` found. */
+export interface PostgresProbe {
+  /** `server_version`, e.g. `15.20`. */
+  version: string;
+  /** Connecting plus one round trip, in ms. */
+  latencyMs: number;
+  /** Migrations applied to the schema (empty before the first collector started). */
+  migrations: string[];
+}
+
+/**
+ * Connects once, without migrating or creating anything, and reports what a health
+ * check needs (doctor runs it when no collector is running). Throws StorageError
+ * `unavailable` when the server cannot be reached within `timeoutMs`.
+ */
+export async function probePostgres(
+  url: string,
+  options: { schema?: string; timeoutMs?: number } = {},
+): Promise<PostgresProbe> {
+  const schema = options.schema ?? 'public';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new StorageError('invalid_option', `invalid schema name ${JSON.stringify(schema)}`);
+  }
+  const started = performance.now();
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: options.timeoutMs ?? 2000,
+    application_name: 'kiro-learn doctor',
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const version = (await client.query<{ v: string }>('SHOW server_version')).rows[0]?.v;
+    const latencyMs = performance.now() - started;
+    const table = `${schema}.schema_migrations`;
+    const exists = (
+      await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table])
+    ).rows[0]?.t;
+    const migrations = exists
+      ? (await client.query<{ name: string }>(`SELECT name FROM ${table} ORDER BY name`)).rows.map(
+          (row) => row.name,
+        )
+      : [];
+    return { version: version ?? 'unknown', latencyMs, migrations };
+  } catch (error) {
+    throw translateError(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** SQLSTATEs worth one more try: a deadlock or serialization failure aborts only its victim. */

@@ -57,6 +57,8 @@ export interface PgTables {
     memories: string;
     last_event_at: string | null;
   };
+  members: { name: string; role: string; token_hash: string; created_at: string };
+  extraction_claims: { namespace: string; owner: string; expires_at: Date };
   kind_counts: { namespace: string; kind: string; n: string };
   type_counts: { namespace: string; observation_type: string; n: string };
 }

@@ -181,6 +181,18 @@ export const MIGRATIONS: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    // Members of a team memory server: named bearer tokens, stored as SHA-256 hashes.
+    name: '0006_members',
+    statements: [
+      `CREATE TABLE members (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {

@@ -12,8 +12,10 @@ import type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  Member,
   MissingVectorsOptions,
   MissingVectorsPage,
+  NewMember,
   PendingEntry,
   PendingSummary,
   PutEventOptions,
@@ -588,6 +590,71 @@ class SqliteBackend implements SqliteStorage {
       for (const row of rows) this.#upsertRecord(row);
       this.#removePending(commit.namespace, commit.eventIds);
     });
+  }
+
+  // ---- claims: one process owns a SQLite file, so claims live in memory ----
+
+  readonly #claims = new Map<string, { owner: string; until: number }>();
+
+  async claimExtraction(namespace: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.#open();
+    const claim = this.#claims.get(namespace);
+    if (claim && claim.owner !== owner && claim.until > Date.now()) return false;
+    this.#claims.set(namespace, { owner, until: Date.now() + ttlMs });
+    return true;
+  }
+
+  async releaseExtraction(namespace: string, owner: string): Promise<void> {
+    this.#open();
+    if (this.#claims.get(namespace)?.owner === owner) this.#claims.delete(namespace);
+  }
+
+  // ---- members ----
+
+  async addMember(member: NewMember): Promise<Member> {
+    this.#open();
+    const added: Member = { name: member.name, role: member.role, createdAt: now() };
+    return this.#writes.enqueue(() => {
+      const taken = this.#sqlite
+        .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
+        .get(member.name, member.tokenHash);
+      if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
+      this.#sqlite
+        .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
+        .run(added.name, added.role, member.tokenHash, added.createdAt);
+      return added;
+    });
+  }
+
+  async listMembers(): Promise<Member[]> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('members')
+      .select(['name', 'role', 'created_at'])
+      .orderBy('name')
+      .execute();
+    return rows.map((row) => ({
+      name: row.name,
+      role: row.role as Member['role'],
+      createdAt: row.created_at,
+    }));
+  }
+
+  async removeMember(name: string): Promise<boolean> {
+    this.#open();
+    return this.#writes.enqueue(
+      () => this.#sqlite.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
+    );
+  }
+
+  async findMember(tokenHash: string): Promise<Member | undefined> {
+    this.#open();
+    const row = await this.db
+      .selectFrom('members')
+      .select(['name', 'role', 'created_at'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row && { name: row.name, role: row.role as Member['role'], createdAt: row.created_at };
   }
 
   // ---- logs ----

@@ -77,6 +77,7 @@ export interface Tables {
     last_event_at: string | null;
   };
   kind_counts: { namespace: string; kind: string; n: number };
+  members: { name: string; role: string; token_hash: string; created_at: string };
   type_counts: { namespace: string; observation_type: string; n: number };
 }
 

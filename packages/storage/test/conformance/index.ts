@@ -1,8 +1,10 @@
 import { describe } from 'vitest';
 import { bufferConformance } from './buffer.js';
+import { claimsConformance } from './claims.js';
 import { eventsConformance } from './events.js';
 import { lifecycleConformance } from './lifecycle.js';
 import { logsConformance } from './logs.js';
+import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import type { BackendFactory } from './types.js';
@@ -21,7 +23,9 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     recordsConformance(factory);
     searchConformance(factory);
     bufferConformance(factory);
+    claimsConformance(factory);
     logsConformance(factory);
+    membersConformance(factory);
     lifecycleConformance(factory);
     vectorsConformance(factory);
   });

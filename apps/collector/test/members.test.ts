@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Daemon, startDaemon } from '../src/daemon.js';
+
+import { CLI } from './child.js';
+import { makeEvent, send } from './helpers.js';
+
+const run = promisify(execFile);
+
+/** `kiro-learn <args>` as a child, without blocking this process (it serves the collector). */
+async function kiro(args: string[], env: NodeJS.ProcessEnv) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+const ADMIN_TOKEN = 'admin-token-of-the-team-server-0123456789';
+let home: string;
+let env: NodeJS.ProcessEnv;
+let daemon: Daemon;
+let port: number;
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'kl-members-'));
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ token: ADMIN_TOKEN }));
+  env = { ...process.env, KIRO_LEARN_HOME: home, KIRO_LEARN_PORT: '0' };
+  daemon = await startDaemon({ env });
+  port = Number(new URL(daemon.url).port);
+});
+afterAll(async () => {
+  await daemon.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+describe('team members', () => {
+  it('add-member prints a token once; the member writes as themselves; remove revokes at once', async () => {
+    const added = await kiro(['team', 'add-member', 'alice'], env);
+    expect(added.code).toBe(0);
+    const token = added.stdout.trim().split('\n').at(-1)!;
+    expect(token).toMatch(/^klm_[A-Za-z0-9_-]{43}$/);
+    expect((await kiro(['team', 'add-member', 'alice'], env)).stderr).toMatch(
+      /alice is already a member/,
+    );
+    const bad = await kiro(['team', 'add-member', 'no spaces'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/a member name is 1-64 letters/);
+    expect(await kiro(['team', 'add-member', 'root', '--admin'], env)).toMatchObject({ code: 0 });
+
+    const listed = await kiro(['team', 'list', '--json'], env);
+    expect(
+      JSON.parse(listed.stdout).map((m: { name: string; role: string }) => [m.name, m.role]),
+    ).toEqual([
+      ['alice', 'member'],
+      ['root', 'admin'],
+    ]);
+    // Only the hash is stored.
+    const db = readFileSync(join(home, 'kiro-learn.db')).toString('latin1');
+    expect(db).not.toContain(token);
+
+    // What alice writes is hers, whatever the request claims.
+    const claimed = buildNamespace('mallory', 'payments-api');
+    const event = makeEvent({ actor_id: 'mallory', namespace: claimed });
+    const stored = await send(port, 'POST', '/v1/events', { body: event, headers: bearer(token) });
+    expect(stored.status).toBe(200);
+    const saved = (
+      await send(port, 'GET', `/v1/events/${event.event_id}`, { headers: bearer(token) })
+    ).json;
+    expect(saved).toMatchObject({
+      actor_id: 'alice',
+      namespace: buildNamespace('alice', 'payments-api'),
+    });
+    const record = {
+      record_id: newRecordId(),
+      namespace: claimed,
+      strategy: 'mcp_observation',
+      title: 'Stripe webhooks need the raw body',
+      summary: 'express.json() broke signature verification.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'discovery',
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    expect(
+      (await send(port, 'POST', '/v1/memories', { body: record, headers: bearer(token) })).status,
+    ).toBe(200);
+    const kept = (
+      await send(port, 'GET', `/v1/memories/${record.record_id}`, { headers: bearer(token) })
+    ).json;
+    expect(kept.namespace).toBe(buildNamespace('alice', 'payments-api'));
+
+    // The server's own token still writes as the request says; no token, or another, is refused.
+    const asAdmin = makeEvent({ actor_id: 'dev', namespace: buildNamespace('dev', 'p') });
+    await send(port, 'POST', '/v1/events', { body: asAdmin, headers: bearer(ADMIN_TOKEN) });
+    expect(
+      (await send(port, 'GET', `/v1/events/${asAdmin.event_id}`, { headers: bearer(ADMIN_TOKEN) }))
+        .json.namespace,
+    ).toBe(buildNamespace('dev', 'p'));
+    expect((await send(port, 'GET', '/v1/stats')).status).toBe(401);
+    expect((await send(port, 'GET', '/v1/stats', { headers: bearer('klm_forged') })).status).toBe(
+      401,
+    );
+
+    expect((await kiro(['team', 'remove', 'alice'], env)).stdout).toMatch(
+      /Removed alice: their token no longer works/,
+    );
+    expect((await send(port, 'GET', '/v1/stats', { headers: bearer(token) })).status).toBe(401);
+    expect((await kiro(['team', 'remove', 'alice'], env)).code).toBe(1);
+  });
+});

@@ -1,0 +1,67 @@
+import type { Member, StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { hasNul, now, type PgContext } from './context.js';
+
+export type MemberMethods = Pick<
+  StorageBackend,
+  'addMember' | 'listMembers' | 'removeMember' | 'findMember'
+>;
+
+const toMember = (row: { name: string; role: string; created_at: string }): Member => ({
+  name: row.name,
+  role: row.role as Member['role'],
+  createdAt: row.created_at,
+});
+
+/** Members of a team server: names, roles and SHA-256 hashes of their tokens. */
+export function pgMembers(ctx: PgContext): MemberMethods {
+  const { db } = ctx;
+  return {
+    async addMember(member) {
+      ctx.ensureOpen();
+      const added: Member = { name: member.name, role: member.role, createdAt: now() };
+      const inserted = await db
+        .insertInto('members')
+        .values({
+          name: member.name,
+          role: member.role,
+          token_hash: member.tokenHash,
+          created_at: added.createdAt,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+        throw new StorageError('conflict', `a member named ${member.name} exists`);
+      }
+      return added;
+    },
+
+    async listMembers() {
+      ctx.ensureOpen();
+      const rows = await db
+        .selectFrom('members')
+        .select(['name', 'role', 'created_at'])
+        .orderBy('name')
+        .execute();
+      return rows.map(toMember);
+    },
+
+    async removeMember(name) {
+      ctx.ensureOpen();
+      if (hasNul(name)) return false;
+      const result = await db.deleteFrom('members').where('name', '=', name).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async findMember(tokenHash) {
+      ctx.ensureOpen();
+      if (hasNul(tokenHash)) return undefined;
+      const row = await db
+        .selectFrom('members')
+        .select(['name', 'role', 'created_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row && toMember(row);
+    },
+  };
+}
