@@ -79,6 +79,9 @@ export class Checkpointer {
   /** Stops the worker and closes its connection; later commits start none. */
   async close(): Promise<void> {
     Atomics.store(this.#flags, STOP, 1);
+    // Change the value the worker may be about to wait on, not only wake it: a worker that
+    // read STOP just before it was set would otherwise sleep on WRITES through the notify.
+    Atomics.add(this.#flags, WRITES, 1);
     Atomics.notify(this.#flags, WRITES);
     Atomics.notify(this.#flags, STOP);
     const worker = this.#worker;
