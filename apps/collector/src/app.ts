@@ -3,11 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
-import { createScrubber, type Event } from '@kiro-learn/schema';
+import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
+import { createCaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
@@ -17,6 +18,7 @@ import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
 import type { RetrieveFn } from './retrieve.js';
+import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
@@ -55,6 +57,10 @@ export interface CollectorOptions {
   version?: string;
   /** How long shutdown waits for in-flight requests before cutting connections, in ms. */
   shutdownGraceMs?: number;
+  /** Clock in epoch milliseconds (pauses, retention, backups); Date.now when omitted. */
+  now?: () => number;
+  /** Embeds imported records for the current model, when there is an embedder. */
+  embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
 }
 
 export interface ListenInfo {
@@ -140,8 +146,11 @@ export function createCollector(options: CollectorOptions): Collector {
         });
         return hits.map((hit) => hit.record);
       }),
+    captureGate: createCaptureGate(settings.home, settings.capture, options.now),
+    now: options.now ?? Date.now,
     logger,
-    embedRecords: (records) => semantic?.embedRecords(records) ?? Promise.resolve(),
+    embedRecords:
+      options.embedRecords ?? ((records) => semantic?.embedRecords(records) ?? Promise.resolve()),
     semanticStatus: async () =>
       semantic
         ? semantic.status()
@@ -208,6 +217,7 @@ export function createCollector(options: CollectorOptions): Collector {
   app.route('/v1/events', eventRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
+  app.route('/v1', dataRoutes(ctx));
   if (options.ui) app.route('/ui', options.ui);
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));

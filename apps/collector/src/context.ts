@@ -2,6 +2,7 @@ import type { BufferStatus } from '@kiro-learn/buffer';
 import type { MemoryRecord, Scrubber } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { ActivityHub } from './activity.js';
+import type { CaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
@@ -32,8 +33,15 @@ export interface AppContext {
   /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */
   sessionStart: RetrieveFn;
   search: SearchFn;
+  /** Why an event's project must not be captured (paused, ignored, excluded), if so. */
+  captureGate: CaptureGate;
+  /** The collector's clock, in epoch milliseconds (injected by tests). */
+  now: () => number;
   logger: Logger;
-  /** Embeds just-saved records before the save returns (a no-op without semantic search). */
+  /**
+   * Embeds records for the current model before a save or an import returns (a no-op
+   * without semantic search).
+   */
   embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
   /** Whether semantic search is on, and why not. */
   semanticStatus: () => Promise<SemanticStatus>;

@@ -1,6 +1,8 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
+import { startMaintenance } from './data/maintenance.js';
+import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
@@ -82,6 +84,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       extractor: () => extractor.name,
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
+      paused: (namespace) => {
+        const pause = pauses(settings.home, Date.now()).find(
+          (p) => p.scope === 'all' || p.scope === namespace,
+        );
+        return pause && { since: pause.since, ...(pause.until ? { until: pause.until } : {}) };
+      },
       extractNow: async (namespace) => {
         const run = await buffer.extractNow(namespace);
         if (run.status === 'failed') throw new Error(run.error ?? 'extraction failed');
@@ -114,6 +122,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   await buffer.start();
+  // Daily: a backup (keeping the last backup.keep) and retention.
+  const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, {
@@ -135,6 +145,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stopping ??= (async () => {
       logger.info('collector stopping');
       try {
+        await maintenance.stop();
         await collector.close();
       } finally {
         removePidFile(files.pid, process.pid);

@@ -1,10 +1,18 @@
 import { promptFromBody } from '@kiro-learn/retrieval';
-import { type Event, EventSchema, type PostEventResponse, scrubEvent } from '@kiro-learn/schema';
+import {
+  type Event,
+  EventSchema,
+  type MemoryRecord,
+  MemoryRecordSchema,
+  type PostEventResponse,
+  scrubEvent,
+  scrubRecord,
+} from '@kiro-learn/schema';
 import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { parseWith } from './http/respond.js';
-import { eventAsMember } from './members.js';
+import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -23,8 +31,20 @@ export function isExtractable(event: Event): boolean {
   return !(event.kind === 'note' && event.source.surface === 'mcp');
 }
 
+/** How an event is stored besides the defaults of POST /v1/events. */
+export interface IngestOptions {
+  /**
+   * From an import: no capture gate (the user asked for it), no pending-buffer entry (its
+   * records come with it), nothing on the live stream.
+   */
+  imported?: boolean;
+  /** When the event first arrived (an import keeps the exported time). */
+  receivedAt?: string;
+}
+
 /**
- * POST /v1/events: validate → (a member's: their actor) → scrub → store (with its pending-buffer entry, in one
+ * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
+ * or ignored project stores nothing and gets no context) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -33,16 +53,25 @@ export async function ingestEvent(
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
   member?: Member,
+  options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
   const event = scrubEvent(
     eventAsMember(parseWith(EventParser, input, 'event'), member),
     ctx.scrubber,
   );
-  const { stored } = await ctx.storage.putEvent(event, { pending: isExtractable(event) });
+  const skipped = options.imported ? undefined : ctx.captureGate(event);
+  if (skipped) {
+    ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
+    return { event_id: event.event_id, stored: false, skipped };
+  }
+  const { stored } = await ctx.storage.putEvent(event, {
+    pending: !options.imported && isExtractable(event),
+    ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
+  });
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
-  if (stored) ctx.hub.emit({ type: 'event', event });
+  if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });
 
   const response: PostEventResponse = { event_id: event.event_id, stored };
   // Prompts get context for their text; a session start (any kind, usually the hook's
@@ -93,4 +122,17 @@ export async function ingestEvent(
     latency_ms: Math.round(outcome.latencyMs * 100) / 100,
   };
   return response;
+}
+
+/**
+ * A memory record as POST /v1/memories takes it: validated, scrubbed, and validated again
+ * (scrubbing can lengthen a field: "pwd=x" becomes "pwd=[REDACTED:password]").
+ */
+export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
+  const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
+  return parseWith(
+    MemoryRecordSchema,
+    scrubRecord(record, ctx.scrubber),
+    'memory record after scrubbing',
+  );
 }

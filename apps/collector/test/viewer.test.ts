@@ -504,6 +504,52 @@ describe('viewer', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it('forgets a session from its event dialog, after asking', async () => {
+    const sessionEvents = ['first', 'second'].map((word) => ({
+      ...event('prompt', `zq-session-secret ${word} prompt`, OTHER_NS),
+      session_id: 'sess-forget',
+    }));
+    for (const e of sessionEvents) expect((await post('/v1/events', e)).status).toBe(200);
+    await page.goto(`${base}/ui/#/live`);
+    const row = page.locator(`li[data-key="event:${sessionEvents[1]!.event_id}"]`);
+    await row.getByRole('button').first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Forget this session…' }).click();
+    // Nothing goes before the second click.
+    await dialog.getByRole('button', { name: 'Keep it' }).waitFor();
+    expect((await fetch(`${base}/v1/events/${sessionEvents[0]!.event_id}`)).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Yes, forget it' }).click();
+    await poll(() => dialog.locator('pre').textContent()).toBe(
+      'Forgot session sess-forget: 2 events, 0 memories.',
+    );
+    for (const e of sessionEvents) {
+      expect((await fetch(`${base}/v1/events/${e.event_id}`)).status).toBe(404);
+    }
+    await page.keyboard.press('Escape');
+  });
+
+  it('forgets a whole project from the projects screen, after asking', async () => {
+    await page.goto(`${base}/ui/#/projects`);
+    const row = page.getByRole('row', { name: /web-ui/ });
+    await row.getByRole('button', { name: 'Forget project: web-ui' }).click();
+    await row.getByText(/Forget web-ui for good: \d+ events, 20 memories\?/).waitFor();
+    await row.getByRole('button', { name: 'Keep it' }).click();
+    expect(
+      (await (
+        await fetch(`${base}/v1/stats?namespace=${encodeURIComponent(OTHER_NS)}`)
+      ).json()) as { memories: { total: number } },
+    ).toMatchObject({ memories: { total: 20 } });
+    await row.getByRole('button', { name: 'Forget project: web-ui' }).click();
+    await row.getByRole('button', { name: 'Yes, forget it' }).click();
+    await page.getByText(/^Forgot web-ui: \d+ events, 20 memories\.$/).waitFor();
+    await page.getByRole('row', { name: /web-ui/ }).waitFor({ state: 'detached' });
+    const stats = (await (await fetch(`${base}/v1/stats`)).json()) as {
+      projects: Array<{ namespace: string }>;
+    };
+    expect(stats.projects.map((p) => p.namespace)).toEqual([NS]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('shows health with the retrieval latency chart', async () => {
     await page.goto(`${base}/ui/#/health`);
     await page.getByText('ACP: kiro-cli acp --agent kiro-learn-compressor').waitFor();

@@ -22,6 +22,8 @@ export const PostEventResponseSchema = z.object({
   event_id: z.string(),
   stored: z.boolean(),
   retrieval: RetrievalResultSchema.optional(),
+  /** Not stored because capture is off for the project (paused, ignored, excluded). */
+  skipped: z.enum(['paused', 'ignored', 'excluded', 'home']).optional(),
 });
 export type PostEventResponse = z.infer<typeof PostEventResponseSchema>;
 

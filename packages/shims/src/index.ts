@@ -34,6 +34,22 @@ export {
   shellQuote,
   type UninstallOptions,
 } from './init/plan.js';
+// Whether a project may be captured: pause state, `.kiro-learn-ignore`, exclude globs.
+export {
+  activePause,
+  type CaptureOff,
+  type CaptureRules,
+  type CaptureTarget,
+  captureOff,
+  globMatches,
+  IGNORE_FILE,
+  PAUSE_FILE,
+  type Pause,
+  type PauseState,
+  readCaptureRules,
+  readPauseState,
+  writePauseState,
+} from './paused.js';
 // Running one hook: payload → Event → collector, context to stdout.
 export { type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';

@@ -7,6 +7,7 @@ import { buildEvent } from './event.js';
 import type { MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
 import { isoTime } from './iso-time.js';
+import { captureOff } from './paused.js';
 import { fileSession } from './session.js';
 import { type DeliveryOutcome, drainSpool, hasSpooled, spoolEvent } from './spool.js';
 import { mapClaudeCode } from './surfaces/claude-code.js';
@@ -60,6 +61,8 @@ export async function runHook(options: RunOptions): Promise<void> {
     const home = address.home;
     const identity = projectIdentity(cwd, { env: options.env });
     const now = Date.now();
+    // Paused, ignored or excluded: record nothing, inject nothing, say nothing.
+    if (captureOff(home, identity, now)) return;
     const sessionId =
       hook.sessionId ??
       fileSession(home, hook.surface, identity.projectId, hook.startsSession, now);

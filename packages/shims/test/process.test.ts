@@ -38,7 +38,8 @@ function run(
     cwd: home,
     env: {
       PATH: process.env['PATH'],
-      HOME: home,
+      // Elsewhere: the home directory (and its ancestors) is never captured.
+      HOME: `${home}.home`,
       KIRO_LEARN_HOME: join(home, 'data'),
       KIRO_LEARN_PORT: String(closedPort),
       KIRO_LEARN_AUTOSTART: '0',

@@ -6,6 +6,8 @@ export type StorageErrorCode =
   | 'invalid_cursor'
   | 'invalid_query'
   | 'io'
+  /** The backend cannot do this (e.g. a file backup of a server database). */
+  | 'unsupported'
   /** The database server cannot be reached, is restarting, or has no free connection. */
   | 'unavailable'
   /** A statement ran past the statement timeout and was cancelled. */

@@ -1,12 +1,19 @@
 import { CollectorError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { line } from './args.js';
+import { backup } from './backup.js';
 import { demo } from './demo.js';
 import { doctor } from './doctor.js';
+import { exportCommand } from './export.js';
+import { forget } from './forget.js';
+import { gc } from './gc.js';
+import { importCommand } from './import.js';
 import { init } from './init.js';
 import { logs } from './logs.js';
+import { pause, resume } from './pause.js';
 import { reindex } from './reindex.js';
 import { restart } from './restart.js';
+import { restore } from './restore.js';
 import { search } from './search.js';
 import { start } from './start.js';
 import { status } from './status.js';
@@ -30,6 +37,14 @@ export const COMMANDS: readonly Command[] = [
   init,
   uninstall,
   demo,
+  forget,
+  exportCommand,
+  importCommand,
+  backup,
+  restore,
+  gc,
+  pause,
+  resume,
   team,
 ];
 

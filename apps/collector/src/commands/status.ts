@@ -1,3 +1,4 @@
+import { type PauseView, pauses } from '../data/pause.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
@@ -50,7 +51,7 @@ export const status: Command = {
   usage: `kiro-learn status [--json]
 
 Exit code 0 when the collector answers on its port, 1 when it does not.
-  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage`,
+  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused`,
   async run(args, io) {
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
@@ -71,8 +72,10 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
         // a token mismatch or a busy collector: status still answers
       }
     }
+    const paused = pauses(address.home, Date.now());
     const report = {
       running: health.ok,
+      ...(paused.length > 0 ? { paused } : {}),
       ...(health.ok && health.pid !== undefined ? { pid: health.pid } : {}),
       ...(health.version ? { version: health.version } : {}),
       url: address.baseUrl,
@@ -133,9 +136,11 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
           `  ${p.namespace}: ${p.pendingEvents} pending (${p.pendingBytes} bytes)${compaction}${breaker}${ceiling}`,
         );
       }
+      for (const p of paused) line(io.stdout, `  ${pauseLine(p)}`);
       line(io.stdout, `  data: ${address.home}`);
       line(io.stdout, `  log:  ${files.log}`);
     } else {
+      for (const p of paused) line(io.stdout, pauseLine(p));
       line(
         io.stdout,
         `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
@@ -144,6 +149,11 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     return health.ok ? 0 : 1;
   },
 };
+
+function pauseLine(p: PauseView): string {
+  const what = p.scope === 'all' ? 'every project' : (p.root ?? p.scope);
+  return `capture paused for ${what} ${p.until ? `until ${p.until}` : 'until kiro-learn resume'}`;
+}
 
 /** One line: backend, where, and its health. */
 export function describeStorage(s: StorageHealth): string {

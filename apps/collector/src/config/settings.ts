@@ -49,6 +49,30 @@ export interface CollectorSettings {
     /** Extra secret patterns (regular expression sources, or `{pattern, kind, flags}`). */
     extraPatterns: Array<string | { pattern: string; kind?: string; flags?: string }>;
   };
+  /** Where hooks may capture at all (also: `kiro-learn pause`, a `.kiro-learn-ignore` file). */
+  capture: {
+    /** Directory globs never captured, with their subdirectories (`~/tmp/**`, `~/clients/*`). */
+    exclude: string[];
+    /** Capture sessions started in the home directory itself (off: only projects are). */
+    homeDirectory: boolean;
+  };
+  /** How long raw events are kept; applied daily and by `kiro-learn gc`. Memory records stay. */
+  retention: {
+    /** Raw events. */
+    events: {
+      /** Events older than this many days are deleted (0: kept forever). */
+      maxAgeDays: number;
+    };
+    /** Past this database size in MB the oldest events are deleted (0: no cap). */
+    maxDatabaseMB: number;
+    /** Limits for one project (key: its directory, `~/` allowed, or its namespace) over the global ones; its `maxDatabaseMB` caps that project's stored event text. */
+    projects: Record<string, RetentionLimits>;
+  };
+  /** Automatic daily backups into the data dir's `backups/` folder. */
+  backup: {
+    /** Daily backups kept, the oldest deleted first (0: no automatic backups). */
+    keep: number;
+  };
   /** Extraction of memory records from pending events. */
   extraction: {
     /**
@@ -105,7 +129,15 @@ export interface CollectorSettings {
   };
 }
 
+/** Retention limits of one project (see `retention` in CollectorSettings). */
+export interface RetentionLimits {
+  events?: { maxAgeDays?: number };
+  maxDatabaseMB?: number;
+}
+
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const maxAgeDays = int(0, 36_500);
+const maxDatabaseMB = int(0, 16 * 1024 * 1024);
 
 /** The shape of settings.json (every field optional; defaults fill the rest). */
 export const SettingsFileSchema = z.object({
@@ -152,6 +184,28 @@ export const SettingsFileSchema = z.object({
         .optional(),
     })
     .optional(),
+  capture: z
+    .object({
+      exclude: z.array(z.string().min(1).max(4096)).max(500).optional(),
+      homeDirectory: z.boolean().optional(),
+    })
+    .optional(),
+  retention: z
+    .object({
+      events: z.object({ maxAgeDays: maxAgeDays.optional() }).optional(),
+      maxDatabaseMB: maxDatabaseMB.optional(),
+      projects: z
+        .record(
+          z.string().min(1).max(4096),
+          z.object({
+            events: z.object({ maxAgeDays: maxAgeDays.optional() }).optional(),
+            maxDatabaseMB: maxDatabaseMB.optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  backup: z.object({ keep: int(0, 1000).optional() }).optional(),
   extraction: z
     .object({
       mode: z.enum(['auto', 'acp', 'builtin']).optional(),
@@ -213,6 +267,16 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
       runtime: file.semantic?.runtime ?? 'auto',
     },
     privacy: { extraPatterns: file.privacy?.extraPatterns ?? [] },
+    capture: {
+      exclude: file.capture?.exclude ?? [],
+      homeDirectory: file.capture?.homeDirectory ?? false,
+    },
+    retention: {
+      events: { maxAgeDays: file.retention?.events?.maxAgeDays ?? 0 },
+      maxDatabaseMB: file.retention?.maxDatabaseMB ?? 0,
+      projects: file.retention?.projects ?? {},
+    },
+    backup: { keep: file.backup?.keep ?? 7 },
     extraction: {
       mode: file.extraction?.mode ?? 'auto',
       command: file.extraction?.command ?? DEFAULTS.compressorCommand,

@@ -30,7 +30,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  *   loopback; off loopback the bearer token guards instead.
  * - An `Origin` (or `Sec-Fetch-Site: cross-site`) from anywhere but our own origin is refused.
  * - With a token, every request but `/healthz` and the viewer's page must carry it.
- * - Bodies must be `application/json`: browsers cannot send that cross-origin without a
+ * - Bodies must be `application/json` (or `application/x-ndjson`): browsers cannot send that cross-origin without a
  *   preflight we never answer.
  */
 export function security(options: SecurityOptions): MiddlewareHandler {
@@ -126,6 +126,8 @@ function sameToken(bearer: string, token: Buffer): boolean {
   return given.length === token.length && timingSafeEqual(given, token);
 }
 
+/** JSON, or JSON Lines (an import): neither is a type a page may send cross-origin unasked. */
 function isJson(contentType: string | undefined): boolean {
-  return contentType?.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+  const type = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  return type === 'application/json' || type === 'application/x-ndjson';
 }

@@ -49,8 +49,8 @@ export async function api<T>(address: CollectorAddress, path: string): Promise<T
       },
       signal: AbortSignal.timeout(10_000),
     });
-  // A GET is safe to repeat: a kept-alive socket the collector closed while this process
-  // was busy (a synchronous child process) fails the first try with "fetch failed".
+  // A kept-alive connection the server closed just as it was reused fails at once ("fetch
+  // failed"); a GET is safe to send again.
   const res = await get().catch((error: unknown) => {
     if (error instanceof TypeError) return get();
     throw error;

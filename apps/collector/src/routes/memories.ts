@@ -3,17 +3,16 @@ import {
   ListMemoriesQuerySchema,
   type MemoryRecord,
   MemoryRecordPatchSchema,
-  MemoryRecordSchema,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
-  scrubRecord,
 } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
-import { recordAsMember, requestMember } from '../members.js';
+import { parseRecord } from '../ingest.js';
+import { requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -22,16 +21,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
 
   app.post('/', async (c) => {
     // A member's record is theirs, whatever actor its namespace named.
-    const record = recordAsMember(
-      parseWith(MemoryRecordSchema, await readJson(c, LIMITS.requestBytes), 'memory record'),
-      requestMember(c),
-    );
-    // Scrubbing can lengthen a field ("pwd=x" → "pwd=[REDACTED:password]"): check again.
-    const scrubbed = parseWith(
-      MemoryRecordSchema,
-      scrubRecord(record, ctx.scrubber),
-      'memory record after scrubbing',
-    );
+    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes), requestMember(c));
     await ctx.storage.putRecord(scrubbed);
     // Searchable by meaning once the save returns (an MCP save comes this way too).
     await ctx.embedRecords([scrubbed]);

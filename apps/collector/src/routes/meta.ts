@@ -2,6 +2,7 @@ import { NamespaceSchema } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { pauses } from '../data/pause.js';
 import { parseWith } from '../http/respond.js';
 import { renderGauge } from '../metrics.js';
 
@@ -30,6 +31,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       version: ctx.version,
       pid: process.pid,
       uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+      paused: pauses(ctx.settings.home, ctx.now()),
       storage: await ctx.storageHealth(),
       ...ctx.status(),
       semantic: await ctx.semanticStatus(),

@@ -20,6 +20,8 @@ export interface ViewerDeps {
    * when the run ends; the viewer answers once it is under way. Rejects with why it cannot.
    */
   extractNow?: (namespace: string) => Promise<void>;
+  /** Whether capture of a project is paused (`kiro-learn pause`), and until when. */
+  paused?: (namespace: string) => { since: string; until?: string } | undefined;
   /** Folder of the bundled page (index.html, app.js, app.css); defaults to the package's dist/ui. */
   assetsDir?: string;
   /** Clock in epoch milliseconds; defaults to Date.now. */

@@ -16,6 +16,8 @@ export interface ProjectRow {
   last_extraction?: ExtractionLogEntry;
   /** The summary chain and its health; absent when the collector has no buffer to ask. */
   compaction?: CompactionStatus;
+  /** Capture is paused for the project (`kiro-learn pause`); absent when it is not. */
+  paused?: { since: string; until?: string };
 }
 
 /** Totals, pending buffer and last extraction of every project, busiest first. */
@@ -29,6 +31,7 @@ export async function listProjects(deps: ViewerDeps): Promise<ProjectRow[]> {
     [...namespaces].map(async (namespace): Promise<ProjectRow> => {
       const total = totals.get(namespace);
       const buffered = pendingBy.get(namespace);
+      const paused = deps.paused?.(namespace);
       const [[last], compaction] = await Promise.all([
         storage.listExtractions({ namespace, limit: 1 }),
         deps.compaction?.(namespace),
@@ -45,6 +48,7 @@ export async function listProjects(deps: ViewerDeps): Promise<ProjectRow[]> {
         breaker: deps.breakerState?.(namespace) ?? 'unknown',
         ...(last ? { last_extraction: last } : {}),
         ...(compaction ? { compaction } : {}),
+        ...(paused ? { paused } : {}),
       };
     }),
   );

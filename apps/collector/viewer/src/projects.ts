@@ -83,13 +83,69 @@ function extractButton(row: ProjectRow): HTMLElement {
   return h('span', { class: 'extract' }, button, out);
 }
 
+const memories = (n: number) => `${count(n)} ${n === 1 ? 'memory' : 'memories'}`;
+
+/** "Forget…": asks inline, then deletes everything of the project for good. */
+function forgetButton(row: ProjectRow, reload: () => void, status: HTMLElement): HTMLElement {
+  const box = h('span', { class: 'forget' });
+  const start = h(
+    'button',
+    {
+      type: 'button',
+      class: 'danger',
+      title: 'Delete every event, memory and log line of this project, for good',
+      'aria-label': `Forget project: ${row.project}`,
+    },
+    'Forget…',
+  );
+  const reset = () => fill(box, start);
+  start.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, forget it');
+    const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
+    fill(
+      box,
+      h(
+        'span',
+        {},
+        `Forget ${row.project} for good: ${plural(row.events, 'event')}, ${memories(row.memories)}? `,
+      ),
+      yes,
+      no,
+    );
+    no.addEventListener('click', () => {
+      reset();
+      start.focus();
+    });
+    yes.addEventListener('click', async () => {
+      yes.setAttribute('disabled', '');
+      try {
+        const done = await api<{ counts: { events: number; records: number } }>('/v1/forget', {
+          method: 'POST',
+          body: { namespace: row.namespace },
+        });
+        status.textContent = `Forgot ${row.project}: ${plural(done.counts.events, 'event')}, ${memories(done.counts.records)}.`;
+        reload();
+      } catch (error) {
+        status.textContent = describe(error);
+        status.classList.add('error');
+        reset();
+      }
+    });
+    no.focus();
+  });
+  reset();
+  return box;
+}
+
 export function renderProjects(view: HTMLElement): () => void {
   const status = h('p', { class: 'status', role: 'status' }, 'Loading…');
+  const note = h('p', { class: 'note', role: 'status', 'aria-label': 'Forget result' });
   const body = h('tbody');
   fill(
     view,
     h('div', { class: 'toolbar' }, h('h1', {}, 'Projects')),
     status,
+    note,
     h(
       'div',
       { class: 'table-wrap' },
@@ -143,10 +199,30 @@ export function renderProjects(view: HTMLElement): () => void {
                 { class: 'num' },
                 `${count(row.pending.count)} · ${bytes(row.pending.bytes)}`,
               ),
-              h('td', {}, h('span', { class: `badge breaker-${row.breaker}` }, row.breaker)),
+              h(
+                'td',
+                {},
+                h('span', { class: `badge breaker-${row.breaker}` }, row.breaker),
+                row.paused &&
+                  h(
+                    'span',
+                    {
+                      class: 'badge paused',
+                      title: row.paused.until
+                        ? `Capture paused until ${row.paused.until}`
+                        : 'Capture paused until kiro-learn resume',
+                    },
+                    'paused',
+                  ),
+              ),
               h('td', {}, compaction(row)),
               h('td', {}, lastExtraction(row)),
-              h('td', {}, extractButton(row)),
+              h(
+                'td',
+                {},
+                extractButton(row),
+                forgetButton(row, () => void load(), note),
+              ),
             ),
           ),
         );

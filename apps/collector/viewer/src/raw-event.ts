@@ -1,5 +1,5 @@
 import { api, describe } from './api.js';
-import { h } from './dom.js';
+import { fill, h } from './dom.js';
 import type { Event } from './types.js';
 
 /** Opens an event exactly as stored, in a modal dialog (Esc closes it). */
@@ -19,8 +19,46 @@ export async function openRawEvent(eventId: string): Promise<void> {
   try {
     const event = await api<Event>(`/v1/events/${encodeURIComponent(eventId)}`);
     pre.textContent = JSON.stringify(event, null, 2);
+    dialog.append(forgetSession(event, pre));
   } catch (error) {
     pre.textContent = describe(error);
     pre.classList.add('error');
   }
+}
+
+/** "Forget this session": asks inline, then deletes the session's events and their records. */
+function forgetSession(event: Event, pre: HTMLElement): HTMLElement {
+  const box = h('p', { class: 'actions' });
+  const start = h('button', { type: 'button', class: 'danger' }, 'Forget this session…');
+  const reset = () => fill(box, start);
+  start.addEventListener('click', () => {
+    const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, forget it');
+    const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
+    fill(
+      box,
+      h(
+        'span',
+        {},
+        `Forget session ${event.session_id} (every event and the memories made from them) for good? `,
+      ),
+      yes,
+      no,
+    );
+    no.addEventListener('click', reset);
+    yes.addEventListener('click', async () => {
+      try {
+        const done = await api<{ counts: { events: number; records: number } }>('/v1/forget', {
+          method: 'POST',
+          body: { session: event.session_id, namespace: event.namespace },
+        });
+        pre.textContent = `Forgot session ${event.session_id}: ${done.counts.events} events, ${done.counts.records} memories.`;
+        box.remove();
+      } catch (error) {
+        fill(box, h('span', { class: 'error' }, describe(error)), start);
+      }
+    });
+    no.focus();
+  });
+  reset();
+  return box;
 }

@@ -37,7 +37,7 @@ export function pgEvents(ctx: PgContext): EventMethods {
         WITH inserted AS (
           INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json)
           VALUES (${event.event_id}, ${withoutNul(event.namespace)}, ${withoutNul(event.session_id)},
-            ${event.kind}, ${event.valid_time}, ${now()}, ${bytes}, ${json})
+            ${event.kind}, ${event.valid_time}, ${options.receivedAt ?? now()}, ${bytes}, ${json})
           ON CONFLICT (event_id) DO NOTHING
           RETURNING seq, event_id, namespace, bytes, received_at
         ), appended AS (

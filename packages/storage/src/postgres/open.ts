@@ -8,6 +8,7 @@ import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { pgBuffer } from './buffer.js';
 import { pgClaims } from './claims.js';
 import { type PgContext, translateError } from './context.js';
+import { pgData } from './data.js';
 import { pgEvents } from './events.js';
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
@@ -132,6 +133,7 @@ export async function openPostgresStorage(
     ...pgMembers(ctx),
     ...pgStats(ctx),
     ...pgVectors(ctx),
+    ...pgData(ctx),
   };
   const watchers = new Set<() => Promise<void>>();
   const storage: PostgresStorage = {

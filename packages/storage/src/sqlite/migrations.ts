@@ -182,6 +182,21 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Forget and retention delete events: the counters follow, and a deleted record's
+    // terms leave the full-text index at once instead of lingering in its segments.
+    name: '0005_forget',
+    statements: [
+      `CREATE TRIGGER events_ad AFTER DELETE ON events BEGIN
+        UPDATE namespace_counts SET events = events - 1 WHERE namespace = old.namespace;
+        UPDATE kind_counts SET n = n - 1 WHERE namespace = old.namespace AND kind = old.kind;
+      END`,
+      "INSERT INTO memory_fts (memory_fts, rank) VALUES ('secure-delete', 1)",
+      // Terms of records edited or deleted before this migration: merged away once.
+      "INSERT INTO memory_fts (memory_fts) VALUES ('optimize')",
+      'CREATE INDEX events_received ON events (received_at)',
+    ],
+  },
+  {
     // Members of a team memory server: named bearer tokens, stored as SHA-256 hashes.
     name: '0006_members',
     statements: [

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Event, MemoryRecord, MemoryRecordPatch } from '@kiro-learn/schema';
 import Database from 'better-sqlite3';
@@ -9,6 +9,8 @@ import type {
   ExtractionCommit,
   ExtractionLogEntry,
   ExtractionLogInput,
+  ForgetCounts,
+  ForgetScope,
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
@@ -18,16 +20,20 @@ import type {
   NewMember,
   PendingEntry,
   PendingSummary,
+  PrunePolicy,
   PutEventOptions,
   PutEventResult,
   RecordPage,
   RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
+  ScanPage,
+  ScanQuery,
   SearchHit,
   SearchOptions,
   StorageBackend,
   StorageStats,
+  StoredEvent,
   VectorCoverage,
   VectorHit,
   VectorSearchOptions,
@@ -43,6 +49,7 @@ import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
+import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow, Tables } from './tables.js';
@@ -106,6 +113,8 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('temp_store = MEMORY');
+  // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
   try {
     await migrate(db as unknown as Kysely<unknown>);
@@ -141,6 +150,13 @@ function cacheStatements(sqlite: Database.Database, max = 500): void {
 }
 
 const now = () => new Date().toISOString();
+
+/** A scan cursor: the last row's key, or 0 for the first page. */
+function scanCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  if (!/^\d+$/.test(cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+  return Number(cursor);
+}
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
 class SqliteBackend implements SqliteStorage {
@@ -155,6 +171,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
   #closed = false;
   readonly #maxPostings: number;
+  readonly #busyTimeoutMs: number;
   readonly #dfCache = new Map<string, { df: number; atTotal: number }>();
   #dfStatement: Database.Statement | undefined;
 
@@ -182,6 +199,7 @@ class SqliteBackend implements SqliteStorage {
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   }
 
   #open(): void {
@@ -193,7 +211,7 @@ class SqliteBackend implements SqliteStorage {
   async putEvent(event: Event, options: PutEventOptions = {}): Promise<PutEventResult> {
     this.#open();
     const json = JSON.stringify(event);
-    const receivedAt = now();
+    const receivedAt = options.receivedAt ?? now();
     const bytes = byteLength(json);
     const w = this.#w;
     return this.#writes.enqueue(() => {
@@ -734,6 +752,101 @@ class SqliteBackend implements SqliteStorage {
       ...(row.error !== null ? { error: row.error } : {}),
       startedAt: row.started_at,
     }));
+  }
+
+  // ---- your data ----
+
+  async countForget(scope: ForgetScope): Promise<ForgetCounts> {
+    this.#open();
+    return countScope(this.#sqlite, scope);
+  }
+
+  async forget(scope: ForgetScope): Promise<ForgetCounts> {
+    this.#open();
+    const counts = await this.#writes.enqueue(() => deleteScope(this.#sqlite, scope));
+    this.#dfCache.clear();
+    await this.#erase(counts.records > 0);
+    return counts;
+  }
+
+  async #erase(records: boolean): Promise<void> {
+    if (this.path === ':memory:') return;
+    if (!(await eraseTraces(this.#sqlite, records, this.#busyTimeoutMs))) {
+      throw new StorageError(
+        'io',
+        'the data is deleted, but the write-ahead log could not be truncated within a minute (another process holds the database open?): its old pages go at the next checkpoint; run the command again to retry now',
+      );
+    }
+  }
+
+  async pruneEvents(policy: PrunePolicy): Promise<ForgetCounts> {
+    this.#open();
+    if (policy.dryRun) return countPrune(this.#sqlite, policy);
+    const counts = await this.#writes.enqueue(() => deletePrune(this.#sqlite, policy));
+    if (counts.events > 0) await this.#erase(false);
+    return counts;
+  }
+
+  async scanEvents(query: ScanQuery): Promise<ScanPage<StoredEvent>> {
+    this.#open();
+    const after = scanCursor(query.cursor);
+    const rows = this.#sqlite
+      .prepare(
+        `SELECT seq, received_at, json FROM events WHERE seq > ?${query.namespace === undefined ? '' : ' AND namespace = ?'}
+         ORDER BY seq LIMIT ?`,
+      )
+      .all(
+        ...[after, ...(query.namespace === undefined ? [] : [query.namespace]), query.limit],
+      ) as Array<{ seq: number; received_at: string; json: string }>;
+    const last = rows.at(-1);
+    return {
+      items: rows.map((row) => ({ json: row.json, receivedAt: row.received_at })),
+      ...(rows.length === query.limit && last ? { nextCursor: String(last.seq) } : {}),
+    };
+  }
+
+  async scanRecords(query: ScanQuery): Promise<ScanPage<MemoryRecord>> {
+    this.#open();
+    const after = scanCursor(query.cursor);
+    const rows = this.#sqlite
+      .prepare(
+        `SELECT * FROM memory_records WHERE rid > ?${query.namespace === undefined ? '' : ' AND namespace = ?'}
+         ORDER BY rid LIMIT ?`,
+      )
+      .all(
+        ...[after, ...(query.namespace === undefined ? [] : [query.namespace]), query.limit],
+      ) as RecordRow[];
+    const last = rows.at(-1);
+    return {
+      items: rows.map(recordFromRow),
+      ...(rows.length === query.limit && last ? { nextCursor: String(last.rid) } : {}),
+    };
+  }
+
+  async backup(path: string): Promise<{ bytes: number }> {
+    this.#open();
+    if (this.path === ':memory:') {
+      throw new StorageError('unsupported', 'an in-memory database has no file to back up');
+    }
+    const target = resolve(path);
+    const dir = dirname(target);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Into a temporary name first: a crash mid-copy never leaves a half backup behind
+    // under the real name. SQLite's online backup copies a few pages per step and starts
+    // over if another connection writes meanwhile; this connection's writes it follows.
+    const partial = `${target}.partial`;
+    rmSync(partial, { force: true });
+    try {
+      await this.#sqlite.backup(partial, { progress: () => 1000 });
+      chmodSync(partial, 0o600);
+      renameSync(partial, target);
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw new StorageError('io', `cannot write the backup ${target}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    return { bytes: statSync(target).size };
   }
 
   // ---- totals ----

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { bufferConformance } from './buffer.js';
 import { claimsConformance } from './claims.js';
+import { dataConformance } from './data.js';
 import { eventsConformance } from './events.js';
 import { lifecycleConformance } from './lifecycle.js';
 import { logsConformance } from './logs.js';
@@ -28,5 +29,6 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     membersConformance(factory);
     lifecycleConformance(factory);
     vectorsConformance(factory);
+    dataConformance(factory);
   });
 }

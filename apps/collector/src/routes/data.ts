@@ -1,0 +1,205 @@
+import { resolve } from 'node:path';
+import { NamespaceSchema, RecordIdSchema, UlidSchema } from '@kiro-learn/schema';
+import type { ForgetScope } from '@kiro-learn/storage';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { manualBackupPath } from '../data/backups.js';
+import { exportLines } from '../data/export.js';
+import { importLines, splitLines } from '../data/import.js';
+import { parseDuration, pause, pauses, resume } from '../data/pause.js';
+import { applyRetention } from '../data/retention.js';
+import { forgetLogLines, forgetSpoolLines } from '../data/traces.js';
+import { CollectorError, httpError } from '../errors.js';
+import { readJson } from '../http/body.js';
+import { parseWith } from '../http/respond.js';
+
+const day = z.iso.date().or(z.iso.datetime({ offset: true }));
+const ForgetBody = z
+  .object({
+    record: RecordIdSchema.optional(),
+    event: UlidSchema.optional(),
+    session: z.string().min(1).max(128).optional(),
+    namespace: NamespaceSchema.optional(),
+    before: day.optional(),
+    all: z.literal(true).optional(),
+    dry_run: z.boolean().optional(),
+  })
+  .strict()
+  .refine(
+    (b) =>
+      [b.record, b.event, b.session, b.before, b.all].filter((v) => v !== undefined).length +
+        (b.namespace !== undefined && b.session === undefined && b.before === undefined ? 1 : 0) ===
+      1,
+    'say exactly one of record, event, session, namespace, before, all (namespace may narrow session or before)',
+  );
+const ExportQuery = z.object({ namespace: NamespaceSchema.optional() });
+const BackupBody = z.object({ path: z.string().min(1).max(4096).optional() }).strict();
+const GcBody = z.object({ dry_run: z.boolean().optional() }).strict();
+const PauseBody = z
+  .object({
+    namespace: NamespaceSchema.optional(),
+    root: z.string().max(4096).optional(),
+    for: z.string().max(32).optional(),
+  })
+  .strict();
+const ResumeBody = z.object({ namespace: NamespaceSchema.optional() }).strict();
+
+/** The body of a POST that may be empty (`{}` then). */
+async function optionalJson(c: Context): Promise<unknown> {
+  try {
+    return await readJson(c, 64 * 1024);
+  } catch (error) {
+    if (error instanceof CollectorError && /body is empty/.test(error.message)) return {};
+    throw error;
+  }
+}
+
+/** Which scope a forget body names. */
+function scopeOf(body: z.infer<typeof ForgetBody>): ForgetScope {
+  if (body.record) return { record: body.record };
+  if (body.event) return { event: body.event };
+  if (body.session) {
+    return { session: body.session, ...(body.namespace ? { namespace: body.namespace } : {}) };
+  }
+  if (body.before) {
+    const before = new Date(body.before).toISOString();
+    return { before, ...(body.namespace ? { namespace: body.namespace } : {}) };
+  }
+  if (body.all) return { all: true };
+  return { namespace: body.namespace! };
+}
+
+/** Spooled events a scope covers (the spool holds events the collector has not seen yet). */
+function spoolMatch(scope: ForgetScope) {
+  return (event: {
+    event_id?: string;
+    namespace?: string;
+    session_id?: string;
+    valid_time?: string;
+  }) => {
+    if ('all' in scope) return true;
+    if ('record' in scope) return false;
+    if ('event' in scope) return event.event_id === scope.event;
+    const ns =
+      !('namespace' in scope) ||
+      scope.namespace === undefined ||
+      event.namespace === scope.namespace;
+    if ('session' in scope) return ns && event.session_id === scope.session;
+    if ('before' in scope)
+      return ns && Date.parse(event.valid_time ?? '') < Date.parse(scope.before);
+    return ns;
+  };
+}
+
+/**
+ * Your data: forget, export, import, backup, retention (`gc`) and pause. Each is also a
+ * `kiro-learn` command, which calls these routes (or, with the collector stopped, the same
+ * routes in its own process).
+ */
+export function dataRoutes(ctx: AppContext): Hono {
+  const app = new Hono();
+
+  app.post('/forget', async (c) => {
+    const body = parseWith(ForgetBody, await readJson(c, 64 * 1024), 'forget request');
+    const scope = scopeOf(body);
+    if (body.dry_run) {
+      return c.json({ dry_run: true, counts: await ctx.storage.countForget(scope) });
+    }
+    const counts = await ctx.storage.forget(scope);
+    const spool = forgetSpoolLines(ctx.settings.home, spoolMatch(scope));
+    // Log lines name projects, not what was said: they go with a whole project or everything.
+    const logs =
+      'all' in scope
+        ? forgetLogLines(ctx.settings.home)
+        : 'namespace' in scope && !('session' in scope) && !('before' in scope)
+          ? forgetLogLines(ctx.settings.home, scope.namespace)
+          : 0;
+    ctx.logger.info('forgot', { ...counts, spool });
+    return c.json({ dry_run: false, counts: { ...counts, spool, log_lines: logs } });
+  });
+
+  app.get('/export', (c) => {
+    const { namespace } = parseWith(ExportQuery, c.req.query(), 'query');
+    const lines = exportLines(ctx.storage, {
+      ...(namespace ? { namespace } : {}),
+      toolVersion: ctx.version,
+      now: ctx.now,
+    });
+    const encoder = new TextEncoder();
+    // Pull-driven: the next page is read only when the client has taken the last one.
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await lines.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    });
+    return c.body(stream, 200, { 'Content-Type': 'application/x-ndjson; charset=utf-8' });
+  });
+
+  app.post('/import', async (c) => {
+    const body = c.req.raw.body;
+    if (!body) throw httpError(400, 'the request has no body: send an export file');
+    const report = await importLines(ctx, splitLines(body));
+    ctx.logger.info('imported', {
+      events: report.added.events,
+      records: report.added.records,
+      rejected: report.rejected_total,
+    });
+    return c.json(report);
+  });
+
+  app.post('/backup', async (c) => {
+    const body = parseWith(BackupBody, await optionalJson(c), 'backup request');
+    const path = body.path ? resolve(body.path) : manualBackupPath(ctx.settings.home, ctx.now());
+    const { bytes } = await ctx.storage.backup(path);
+    return c.json({ path, bytes });
+  });
+
+  app.post('/gc', async (c) => {
+    const body = parseWith(GcBody, await optionalJson(c), 'gc request');
+    const steps = await applyRetention(ctx.storage, ctx.settings, {
+      now: ctx.now(),
+      dryRun: body.dry_run ?? false,
+    });
+    return c.json({ dry_run: body.dry_run ?? false, steps });
+  });
+
+  app.get('/pause', (c) => c.json({ pauses: pauses(ctx.settings.home, ctx.now()) }));
+
+  app.post('/pause', async (c) => {
+    const body = parseWith(PauseBody, await optionalJson(c), 'pause request');
+    const forMs = body.for === undefined ? undefined : parseDuration(body.for);
+    if (body.for !== undefined && forMs === undefined) {
+      throw httpError(400, 'invalid pause request', [
+        `for: "${body.for}" is not a duration like 30m, 1h or 2d`,
+      ]);
+    }
+    const view = pause(ctx.settings.home, {
+      now: ctx.now(),
+      ...(body.namespace ? { namespace: body.namespace } : {}),
+      ...(body.root ? { root: body.root } : {}),
+      ...(forMs !== undefined ? { forMs } : {}),
+    });
+    return c.json({ paused: view });
+  });
+
+  app.post('/resume', async (c) => {
+    const body = parseWith(ResumeBody, await optionalJson(c), 'resume request');
+    const resumed = resume(ctx.settings.home, {
+      now: ctx.now(),
+      ...(body.namespace ? { namespace: body.namespace } : {}),
+    });
+    return c.json({ resumed });
+  });
+
+  return app;
+}

@@ -1,0 +1,210 @@
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { type RawBuilder, sql } from 'kysely';
+import type { ForgetCounts, ForgetScope, PrunePolicy, StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import type { PgContext } from './context.js';
+import { pgRecordFromRow } from './records.js';
+import type { PgRecordRow } from './tables.js';
+
+export type DataMethods = Pick<
+  StorageBackend,
+  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
+>;
+
+type Where = RawBuilder<unknown>;
+
+/** Per table, which rows a forget or prune touches (undefined: none of that table). */
+interface Plan {
+  records?: Where;
+  events?: Where;
+  pending?: Where;
+  retrievals?: Where;
+  extractions?: Where;
+}
+
+const all = sql`TRUE`;
+const and = (a: Where, b?: Where): Where => (b ? sql`(${a}) AND (${b})` : a);
+const inNamespace = (namespace: string | undefined, column = 'namespace') =>
+  namespace === undefined ? undefined : sql`${sql.ref(column)} = ${namespace}`;
+const eventsIn = (events: Where): Where =>
+  sql`event_id IN (SELECT event_id FROM events WHERE ${events})`;
+/** Records whose source events include one matching `events` (aliased `e`). */
+const madeFrom = (events: Where): Where =>
+  sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(source_event_ids::jsonb) AS j(id)
+    JOIN events e ON e.event_id = j.id WHERE ${events})`;
+
+/** The same scopes as the SQLite backend (see sqlite/forget.ts). */
+function planScope(scope: ForgetScope): Plan {
+  if ('all' in scope) {
+    return { records: all, events: all, pending: all, retrievals: all, extractions: all };
+  }
+  if ('record' in scope) return { records: sql`record_id = ${scope.record}` };
+  if ('event' in scope) {
+    const id = scope.event;
+    return {
+      records: madeFrom(sql`e.event_id = ${id}`),
+      events: sql`event_id = ${id}`,
+      pending: sql`event_id = ${id}`,
+      retrievals: sql`event_id = ${id}`,
+    };
+  }
+  if ('session' in scope) {
+    const events = and(sql`session_id = ${scope.session}`, inNamespace(scope.namespace));
+    const joined = and(
+      sql`e.session_id = ${scope.session}`,
+      inNamespace(scope.namespace, 'e.namespace'),
+    );
+    return { records: madeFrom(joined), events, pending: eventsIn(events), retrievals: events };
+  }
+  if ('before' in scope) {
+    const ns = inNamespace(scope.namespace);
+    const events = and(sql`received_at < ${scope.before}`, ns);
+    return {
+      records: and(sql`created_at < ${scope.before}`, ns),
+      events,
+      pending: eventsIn(events),
+      retrievals: and(sql`created_at < ${scope.before}`, ns),
+      extractions: and(sql`started_at < ${scope.before}`, ns),
+    };
+  }
+  const ns = sql`namespace = ${scope.namespace}`;
+  return { records: ns, events: ns, pending: ns, retrievals: ns, extractions: ns };
+}
+
+const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
+
+/** Tables in the order their rows must go (records and pending before their events). */
+function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
+  const out: Array<[keyof ForgetCounts, string, Where]> = [];
+  if (plan.records) out.push(['records', 'memory_records', plan.records]);
+  if (plan.pending) out.push(['pending', 'pending', plan.pending]);
+  if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
+  if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
+  if (plan.events) out.push(['events', 'events', plan.events]);
+  return out;
+}
+
+/** The PostgreSQL side of forget, export scans, retention; no file backup. */
+export function pgData(ctx: PgContext): DataMethods {
+  const { db } = ctx;
+
+  async function count(plan: Plan): Promise<ForgetCounts> {
+    const counts = zero();
+    for (const [key, table, where] of steps(plan)) {
+      const { rows } = await sql<{ n: string }>`
+        SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${where}`.execute(db);
+      counts[key] += Number(rows[0]?.n ?? 0);
+    }
+    return counts;
+  }
+
+  /** Deletes in one transaction; event counters are recounted for the namespaces touched. */
+  async function remove(plan: Plan): Promise<ForgetCounts> {
+    return db.transaction().execute(async (trx) => {
+      const counts = zero();
+      const touched = plan.events
+        ? (
+            await sql<{ namespace: string }>`
+              SELECT DISTINCT namespace FROM events WHERE ${plan.events}`.execute(trx)
+          ).rows.map((r) => r.namespace)
+        : [];
+      for (const [key, table, where] of steps(plan)) {
+        const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(trx);
+        counts[key] += Number(result.numAffectedRows ?? 0);
+      }
+      if (touched.length > 0) {
+        await sql`UPDATE namespace_counts c SET events =
+            (SELECT count(*) FROM events e WHERE e.namespace = c.namespace)
+          WHERE c.namespace = ANY(${touched}::text[])`.execute(trx);
+        await sql`DELETE FROM kind_counts WHERE namespace = ANY(${touched}::text[])`.execute(trx);
+        await sql`INSERT INTO kind_counts (namespace, kind, n)
+          SELECT namespace, kind, count(*) FROM events WHERE namespace = ANY(${touched}::text[])
+          GROUP BY namespace, kind`.execute(trx);
+      }
+      await sql`DELETE FROM type_counts WHERE n <= 0`.execute(trx);
+      await sql`DELETE FROM namespace_counts WHERE events <= 0 AND memories <= 0`.execute(trx);
+      return counts;
+    });
+  }
+
+  async function planPrune(policy: PrunePolicy): Promise<Plan | undefined> {
+    const ns = inNamespace(policy.namespace);
+    const parts: Where[] = [];
+    if (policy.olderThan !== undefined) parts.push(sql`received_at < ${policy.olderThan}`);
+    if (policy.maxBytes !== undefined) {
+      const cutoff = await sizeCutoff(policy.maxBytes, policy.namespace);
+      if (cutoff !== undefined) parts.push(sql`seq <= ${cutoff}`);
+    }
+    if (parts.length === 0) return undefined;
+    const events = and(sql`(${sql.join(parts, sql` OR `)})`, ns);
+    return { events, pending: eventsIn(events), retrievals: eventsIn(events) };
+  }
+
+  /** The newest `seq` that must go for a size cap (event text bytes; the whole table without a namespace). */
+  async function sizeCutoff(maxBytes: number, namespace?: string): Promise<string | undefined> {
+    const scope = namespace === undefined ? sql`TRUE` : sql`namespace = ${namespace}`;
+    const { rows } = await sql<{ seq: string }>`
+      SELECT seq FROM (SELECT seq, SUM(bytes) OVER (ORDER BY seq DESC) AS kept
+        FROM events WHERE ${scope}) t WHERE kept > ${maxBytes} ORDER BY seq DESC LIMIT 1`.execute(
+      db,
+    );
+    return rows[0]?.seq;
+  }
+
+  const cursorOf = (cursor: string | undefined): string => {
+    if (cursor === undefined) return '0';
+    if (!/^\d+$/.test(cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+    return cursor;
+  };
+
+  return {
+    async countForget(scope) {
+      ctx.ensureOpen();
+      return count(planScope(scope));
+    },
+    async forget(scope) {
+      ctx.ensureOpen();
+      return remove(planScope(scope));
+    },
+    async pruneEvents(policy) {
+      ctx.ensureOpen();
+      const plan = await planPrune(policy);
+      if (!plan) return zero();
+      return policy.dryRun ? count(plan) : remove(plan);
+    },
+    async scanEvents(query) {
+      ctx.ensureOpen();
+      const after = cursorOf(query.cursor);
+      const ns = query.namespace === undefined ? sql`` : sql`AND namespace = ${query.namespace}`;
+      const { rows } = await sql<{ seq: string; received_at: string; json: string }>`
+        SELECT seq, received_at, json FROM events WHERE seq > ${after}::bigint ${ns}
+        ORDER BY seq LIMIT ${query.limit}`.execute(db);
+      const last = rows.at(-1);
+      return {
+        items: rows.map((row) => ({ json: row.json, receivedAt: row.received_at })),
+        ...(rows.length === query.limit && last ? { nextCursor: String(last.seq) } : {}),
+      };
+    },
+    async scanRecords(query) {
+      ctx.ensureOpen();
+      // Records have no serial key here: page by record_id (ULIDs sort by creation).
+      const after = query.cursor ?? '';
+      const ns = query.namespace === undefined ? sql`` : sql`AND namespace = ${query.namespace}`;
+      const { rows } = await sql<PgRecordRow>`
+        SELECT * FROM memory_records WHERE record_id > ${after} ${ns}
+        ORDER BY record_id LIMIT ${query.limit}`.execute(db);
+      const last = rows.at(-1);
+      const items: MemoryRecord[] = rows.map(pgRecordFromRow);
+      return {
+        items,
+        ...(rows.length === query.limit && last ? { nextCursor: last.record_id } : {}),
+      };
+    },
+    async backup() {
+      throw new StorageError(
+        'unsupported',
+        'a PostgreSQL database is backed up with its own tools (pg_dump), not by kiro-learn backup',
+      );
+    },
+  };
+}
