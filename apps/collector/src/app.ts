@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
@@ -12,17 +12,20 @@ import { createCaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
+import { answerClientError, answerRequestError } from './http/client-error.js';
 import { outgoingOf, requestHeader } from './http/node.js';
 import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
@@ -49,8 +52,16 @@ export interface CollectorOptions {
   storageHealth?: () => Promise<StorageHealth>;
   /** Version reported by /healthz. */
   version?: string;
-  /** How long shutdown waits for in-flight requests before cutting connections, in ms. */
+  /**
+   * The whole shutdown's time limit, in ms (10 s): in-flight requests, then extraction,
+   * then closing the database. Work still running at the limit is cut (a batch being
+   * extracted stays pending; nothing acknowledged is lost).
+   */
   shutdownGraceMs?: number;
+  /** Called when shutdown has to cut extraction short (the daemon aborts its agents). */
+  abortExtraction?: () => void;
+  /** Limits of /v1/stream (FANOUT_DEFAULTS). */
+  streams?: Partial<Omit<FanoutOptions, 'onDrop'>>;
   /** Clock in epoch milliseconds (pauses, retention, backups); Date.now when omitted. */
   now?: () => number;
   /** Embeds imported records for the current model, when there is an embedder. */
@@ -89,6 +100,16 @@ export function createCollector(options: CollectorOptions): Collector {
   const logger = options.logger ?? silentLogger;
   const metrics = createMetrics();
   const hub = new ActivityHub((error) => logger.error('activity listener failed', { error }));
+  const fanout = new SseFanout({
+    ...options.streams,
+    onDrop: () => {
+      metrics.streamsDropped.inc();
+      logger.warn('stream client disconnected: it stopped reading', {
+        limit_bytes: options.streams?.maxQueuedBytes ?? FANOUT_DEFAULTS.maxQueuedBytes,
+      });
+    },
+  });
+  hub.on((activity) => fanout.publish(activity));
   const closers = new Set<() => void>();
   let port = settings.port;
   let server: Server | undefined;
@@ -105,7 +126,9 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     settings,
     scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
+    recentHooks: createRecentHooks(),
     hub,
+    fanout,
     metrics,
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
     sessionStart:
@@ -162,13 +185,19 @@ export function createCollector(options: CollectorOptions): Collector {
     // turns hono's lightweight response into a web Headers object on every request.
     const outgoing = outgoingOf(c);
     outgoing?.setHeader('X-Request-Id', id);
+    // Marks every answer as the collector's: a hook treats a refusal from another program
+    // on the port as the collector being away, and keeps the event.
+    outgoing?.setHeader('X-Kiro-Learn', ctx.version);
     inFlight++;
     try {
       await next();
     } finally {
       inFlight--;
     }
-    if (!outgoing) c.res.headers.set('X-Request-Id', id);
+    if (!outgoing) {
+      c.res.headers.set('X-Request-Id', id);
+      c.res.headers.set('X-Kiro-Learn', ctx.version);
+    }
     const status = c.res.status;
     metrics.requests.inc({ method: c.req.method, status: String(status) });
     if (status < 400 && !logger.enabled('debug')) return;
@@ -234,7 +263,13 @@ export function createCollector(options: CollectorOptions): Collector {
 
   const bind = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
-      const s = createAdaptorServer({ fetch: app.fetch }) as Server;
+      // Node and the adapter answer a request without a usable Host with an empty 400;
+      // answerRequestError gives it the JSON error shape like every other refusal.
+      const s = createServer(
+        { requireHostHeader: false },
+        getRequestListener(app.fetch, { errorHandler: answerRequestError }),
+      );
+      s.on('clientError', answerClientError);
       s.once('error', (error: NodeJS.ErrnoException) => {
         reject(
           error.code === 'EADDRINUSE'
@@ -256,24 +291,42 @@ export function createCollector(options: CollectorOptions): Collector {
 
   const shutdown = async () => {
     const grace = options.shutdownGraceMs ?? 10_000;
+    const deadline = Date.now() + grace;
+    // Closing the database is the last step and must always happen: keep time for it.
+    const reserve = Math.min(2000, grace / 4);
+    const left = () => Math.max(0, deadline - reserve - Date.now());
     if (server) {
       const s = server;
       const stopped = new Promise<void>((resolve) => s.close(() => resolve()));
       for (const close of closers) close();
+      fanout.closeAll();
       s.closeIdleConnections();
-      const deadline = Date.now() + grace;
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // In-flight requests get half the time; then connections are cut.
+      const requestsDeadline = Date.now() + left() / 2;
+      while (inFlight > 0 && Date.now() < requestsDeadline) await sleep(10);
       s.closeIdleConnections();
-      const cut = setTimeout(() => s.closeAllConnections(), Math.max(0, deadline - Date.now()));
+      s.closeAllConnections();
       await stopped;
-      clearTimeout(cut);
     }
-    try {
+    const draining = (async () => {
       await unwatch?.();
       await options.drain?.();
       await retriever.flush();
-    } catch (error) {
-      logger.error('drain failed', { error });
+    })().then(
+      () => true,
+      (error: unknown) => {
+        logger.error('drain failed', { error });
+        return true;
+      },
+    );
+    // Running extractions may finish until shortly before the limit; then their agents are
+    // stopped (SIGTERM, SIGKILL after their 2 s grace) and the batches stay pending.
+    if (!(await within(draining, left() - AGENT_STOP_MS))) {
+      logger.warn('shutdown: stopping extractions still running; their batches stay pending', {
+        grace_ms: grace,
+      });
+      options.abortExtraction?.();
+      await within(draining, left());
     }
     await storage.close();
   };
@@ -297,4 +350,22 @@ export function createCollector(options: CollectorOptions): Collector {
       hub.emit({ type: 'extraction', extraction: entry });
     },
   };
+}
+
+/** Time an aborted extraction agent gets to go (its SIGTERM → SIGKILL grace, and some). */
+const AGENT_STOP_MS = 2500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the promise's value, or false when it has not settled within `ms`. */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

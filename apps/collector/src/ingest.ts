@@ -11,6 +11,7 @@ import {
 import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
+import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
 import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
@@ -40,11 +41,27 @@ export interface IngestOptions {
   imported?: boolean;
   /** When the event first arrived (an import keeps the exported time). */
   receivedAt?: string;
+  /** Posted by a hook (`?hook=1`): a repeat of the same hook within seconds is stored once. */
+  hook?: boolean;
+}
+
+/**
+ * A namespace is an identity, so it is never rewritten: two projects whose ids differ only
+ * in a secret would merge. One the scrubber would change is refused instead.
+ */
+export function refuseSecretNamespace(ctx: AppContext, namespace: string): void {
+  if (ctx.scrubber.text(namespace) !== namespace) {
+    throw httpError(
+      400,
+      'namespace contains text the privacy scrubber redacts (a secret or a <private> tag); choose another actor or project id',
+    );
+  }
 }
 
 /**
  * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
- * or ignored project stores nothing and gets no context) → store (with its pending-buffer entry, in one
+ * or ignored project stores nothing and gets no context) → (a hook's repeat: answered,
+ * not stored) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -56,19 +73,31 @@ export async function ingestEvent(
   options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const event = scrubEvent(
-    eventAsMember(parseWith(EventParser, input, 'event'), member),
-    ctx.scrubber,
-  );
+  const parsed = eventAsMember(parseWith(EventParser, input, 'event'), member);
+  refuseSecretNamespace(ctx, parsed.namespace);
+  const event = scrubEvent(parsed, ctx.scrubber);
   const skipped = options.imported ? undefined : ctx.captureGate(event);
   if (skipped) {
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
     return { event_id: event.event_id, stored: false, skipped };
   }
-  const { stored } = await ctx.storage.putEvent(event, {
-    pending: !options.imported && isExtractable(event),
-    ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
-  });
+  // The same hook fired twice (two configurations of one agent): stored once, and the
+  // repeat gets no context, so the agent does not read it twice either.
+  const remembered = options.hook === true;
+  if (remembered && ctx.recentHooks.repeatOf(event)) {
+    ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'duplicate' });
+    return { event_id: event.event_id, stored: false };
+  }
+  let stored: boolean;
+  try {
+    ({ stored } = await ctx.storage.putEvent(event, {
+      pending: !options.imported && isExtractable(event),
+      ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
+    }));
+  } catch (error) {
+    if (remembered) ctx.recentHooks.forget(event);
+    throw error;
+  }
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });
@@ -125,14 +154,13 @@ export async function ingestEvent(
 }
 
 /**
- * A memory record as POST /v1/memories takes it: validated, scrubbed, and validated again
- * (scrubbing can lengthen a field: "pwd=x" becomes "pwd=[REDACTED:password]").
+ * A memory record as POST /v1/memories and import take it: validated, its namespace
+ * checked, scrubbed (a field scrubbing lengthened is cut back to its limit).
  */
 export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
   const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
-  return parseWith(
-    MemoryRecordSchema,
-    scrubRecord(record, ctx.scrubber),
-    'memory record after scrubbing',
-  );
+  refuseSecretNamespace(ctx, record.namespace);
+  // scrubRecord cuts a field that scrubbing lengthened back to its limit, so a valid
+  // record stays valid.
+  return scrubRecord(record, ctx.scrubber);
 }

@@ -1,5 +1,6 @@
 import { createBuffer, type ExtractionRun, type PendingBuffer } from '@kiro-learn/buffer';
 import { createExtractor, type Extractor } from '@kiro-learn/extractor';
+import { createScrubber, scrubRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
@@ -13,12 +14,14 @@ export interface Pipeline {
 /**
  * Builds the extractor the settings ask for (the ACP agent when its command is installed,
  * else the built-in rules, unless `extraction.mode` says otherwise) and the per-project
- * pending buffer that feeds it.
+ * pending buffer that feeds it. `agents.signal` stops running agents (shutdown);
+ * `agents.pidDir` records them for reapStaleAgents.
  */
 export function createPipeline(
   storage: StorageBackend,
   settings: CollectorSettings,
   logger: Logger,
+  agents: { signal?: AbortSignal; pidDir?: string } = {},
 ): Pipeline {
   const extractor = createExtractor({
     mode: settings.extraction.mode,
@@ -26,12 +29,20 @@ export function createPipeline(
     concurrency: settings.extraction.concurrency,
     timeoutMs: settings.extraction.timeoutMs,
     attempts: settings.extraction.attempts,
+    ...agents,
   });
+  // Events are scrubbed before they are stored, but a model can still write a secret (or
+  // reassemble one): what it returns is scrubbed too, with the same patterns.
+  const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
   const buffer = createBuffer({
     storage,
     extract: async (batch) => {
       const result = await extractor.extract(batch);
-      return { records: result.records, attempts: result.attempts, extractor: result.extractor };
+      return {
+        records: result.records.map((record) => scrubRecord(record, scrubber)),
+        attempts: result.attempts,
+        extractor: result.extractor,
+      };
     },
     options: {
       thresholdBytes: settings.buffer.maxPendingBytes,
@@ -41,7 +52,9 @@ export function createPipeline(
       claimTtlMs: settings.extraction.claimTtlMs,
     },
     compaction: settings.buffer.compaction,
-    ...(extractor.summarize ? { summarize: (request) => extractor.summarize!(request) } : {}),
+    ...(extractor.summarize
+      ? { summarize: async (request) => scrubber.value(await extractor.summarize!(request)) }
+      : {}),
     extractorName: extractor.name,
     onError: (error) => logger.error('extraction bookkeeping failed', { error }),
   });

@@ -294,7 +294,7 @@ beforeAll(async () => {
   base = collector.url;
   stop = collector.close;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium',
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--headless',

@@ -15,7 +15,9 @@ function agent(mode: TestAgentMode | 'missing'): Extractor {
   return createAcpExtractor({
     command: mode === 'missing' ? ['kiro-learn-no-such-agent', 'acp'] : testAgentCommand(mode),
     env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
-    timeoutMs: 2000,
+    // Only the hanging agent should time out: on a loaded machine a Node agent can take
+    // more than 2 s just to start, which failed the other modes with a timeout.
+    timeoutMs: mode === 'hang' ? 2000 : 30_000,
     killGraceMs: 200,
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_KINDS, EventSchema } from './event.js';
 import { LIMITS } from './limits.js';
 import { MemoryRecordSchema, OBSERVATION_TYPES } from './memory.js';
-import { NamespaceSchema, RecordIdSchema } from './primitives.js';
+import { idString, NamespaceSchema, RecordIdSchema } from './primitives.js';
 
 /** `{error, details?}`: every 4xx/5xx body. */
 export const ErrorBodySchema = z.object({ error: z.string(), details: z.unknown().optional() });
@@ -34,7 +34,7 @@ export const ListEventsQuerySchema = z.object({
   namespace: NamespaceSchema.optional(),
   limit: limit(50, LIMITS.listLimit),
   cursor: z.string().regex(/^\d+$/, 'must be a cursor from a previous page').optional(),
-  session_id: z.string().min(1).max(LIMITS.idLength).optional(),
+  session_id: idString(LIMITS.idLength).optional(),
   kind: z.enum(EVENT_KINDS).optional(),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuerySchema>;

@@ -1,16 +1,30 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from './depth.js';
 import { LIMITS } from './limits.js';
-import { NamespaceSchema, UlidSchema } from './primitives.js';
+import { IsoDateTimeSchema, idString, NamespaceSchema, UlidSchema } from './primitives.js';
 import { utf8Length } from './utf8.js';
 
 export const EVENT_KINDS = ['prompt', 'tool_use', 'session_summary', 'note'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const SURFACES = ['kiro-cli', 'kiro-ide', 'claude-code', 'mcp', 'api'] as const;
+/** Where an event came from. New agents are added at the end: old values keep their meaning. */
+export const SURFACES = [
+  'kiro-cli',
+  'kiro-ide',
+  'claude-code',
+  'mcp',
+  'api',
+  'codex',
+  'gemini-cli',
+  'cursor',
+] as const;
 export type Surface = (typeof SURFACES)[number];
 
 export const TextBodySchema = z.object({ type: z.literal('text'), content: z.string() });
-export const MessageTurnSchema = z.object({ role: z.string().min(1).max(64), content: z.string() });
+export const MessageTurnSchema = z.object({
+  role: z.string().min(1).max(LIMITS.roleLength),
+  content: z.string(),
+});
 export const MessageBodySchema = z.object({
   type: z.literal('message'),
   turns: z.array(MessageTurnSchema).min(1),
@@ -20,6 +34,14 @@ export const JsonBodySchema = z.object({ type: z.literal('json'), data: z.unknow
 export const EventBodySchema = z
   .discriminatedUnion('type', [TextBodySchema, MessageBodySchema, JsonBodySchema])
   .superRefine((body, ctx) => {
+    // The event and its body are two levels of the document the limit counts.
+    if (nestsDeeperThan(body, LIMITS.jsonDepth - 1)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `body nests deeper than ${LIMITS.jsonDepth} levels, counting the event`,
+      });
+      return;
+    }
     let size: number;
     try {
       size = utf8Length(JSON.stringify(body) ?? '');
@@ -37,21 +59,21 @@ export const EventBodySchema = z
 
 export const EventSourceSchema = z.object({
   surface: z.enum(SURFACES),
-  version: z.string().min(1).max(64),
-  client_id: z.string().min(1).max(LIMITS.idLength),
-  project_path: z.string().min(1).max(4096).optional(),
+  version: idString(LIMITS.versionLength),
+  client_id: idString(LIMITS.idLength),
+  project_path: z.string().min(1).max(LIMITS.pathLength).optional(),
 });
 
 export const EventSchema = z.object({
   event_id: UlidSchema,
   parent_event_id: UlidSchema.optional(),
-  session_id: z.string().min(1).max(LIMITS.idLength),
-  actor_id: z.string().min(1).max(LIMITS.idLength),
+  session_id: idString(LIMITS.idLength),
+  actor_id: idString(LIMITS.idLength),
   namespace: NamespaceSchema,
   schema_version: z.literal(1),
   kind: z.enum(EVENT_KINDS),
   body: EventBodySchema,
-  valid_time: z.iso.datetime({ offset: true }),
+  valid_time: IsoDateTimeSchema,
   source: EventSourceSchema,
   content_hash: z
     .string()

@@ -63,6 +63,7 @@ export {
   type TextBody,
   TextBodySchema,
 } from './event.js';
+export { forbiddenCharacter, IDENTIFIER_RULE, replaceForbidden } from './identifiers.js';
 export {
   isRecordId,
   isUlid,
@@ -89,7 +90,13 @@ export {
   type NamespaceParts,
   parseNamespace,
 } from './namespace.js';
-export { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+export {
+  IsoDateTimeSchema,
+  idString,
+  NamespaceSchema,
+  RecordIdSchema,
+  UlidSchema,
+} from './primitives.js';
 export {
   createScrubber,
   type ExtraPattern,
@@ -101,6 +108,7 @@ export {
   SECRET_PATTERNS,
   scrubEvent,
   scrubRecord,
+  scrubRecordPatch,
   scrubText,
   scrubValue,
 } from './scrub.js';

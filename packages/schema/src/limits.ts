@@ -1,6 +1,14 @@
 /** Limits of the wire contract (DESIGN.md §3 and §4). One place, named. */
 export const LIMITS = {
   idLength: 128,
+  /** `source.version` of an event. */
+  versionLength: 64,
+  /** `source.project_path` of an event. */
+  pathLength: 4096,
+  /** `role` of a message turn. */
+  roleLength: 64,
+  /** `strategy` of a memory record. */
+  strategyLength: 64,
   namespacePartLength: 256,
   titleLength: 200,
   summaryLength: 4000,
@@ -14,6 +22,11 @@ export const LIMITS = {
   requestBytes: 2 * 1024 * 1024,
   /** Body the shims send; larger bodies are truncated by type. */
   shimBodyBytes: 512 * 1024,
+  /**
+   * How deeply arrays and objects may nest in a request body (the event or record
+   * itself counts as one level). Deeper documents are refused before they are parsed.
+   */
+  jsonDepth: 128,
   /** Free-form metadata on a memory record, serialized. */
   metadataBytes: 64 * 1024,
   queryTerms: 32,

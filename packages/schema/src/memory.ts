@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from './depth.js';
 import { LIMITS } from './limits.js';
-import { IsoDateTimeSchema, NamespaceSchema, RecordIdSchema, UlidSchema } from './primitives.js';
+import {
+  IsoDateTimeSchema,
+  idString,
+  NamespaceSchema,
+  RecordIdSchema,
+  UlidSchema,
+} from './primitives.js';
 import { utf8Length } from './utf8.js';
 
 export const OBSERVATION_TYPES = [
@@ -22,6 +29,10 @@ const list = (itemMax: number) => z.array(z.string().min(1).max(itemMax)).max(LI
 export const RecordMetadataSchema = z
   .record(z.string(), z.unknown())
   .refine(
+    (value) => !nestsDeeperThan(value, LIMITS.jsonDepth - 1),
+    `metadata must nest at most ${LIMITS.jsonDepth - 1} levels deep`,
+  )
+  .refine(
     (value) => utf8Length(JSON.stringify(value)) <= LIMITS.metadataBytes,
     `metadata must serialize to at most ${LIMITS.metadataBytes} bytes`,
   );
@@ -29,7 +40,7 @@ export const RecordMetadataSchema = z
 export const MemoryRecordSchema = z.object({
   record_id: RecordIdSchema,
   namespace: NamespaceSchema,
-  strategy: z.string().min(1).max(64),
+  strategy: idString(LIMITS.strategyLength),
   title: z.string().min(1).max(LIMITS.titleLength),
   summary: z.string().min(1).max(LIMITS.summaryLength),
   facts: list(LIMITS.factLength),

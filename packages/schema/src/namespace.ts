@@ -1,3 +1,4 @@
+import { forbiddenCharacter } from './identifiers.js';
 import { LIMITS } from './limits.js';
 
 /** `/actor/<actor>/project/<project_id>/`, trailing slash required. */
@@ -14,6 +15,8 @@ function checkPart(name: string, value: string): void {
       `${name} must be 1-${LIMITS.namespacePartLength} characters without "/" or white space`,
     );
   }
+  const forbidden = forbiddenCharacter(value);
+  if (forbidden) throw new TypeError(`${name} ${forbidden}`);
 }
 
 /** Builds a namespace; throws a TypeError when a part cannot stand in one. */
@@ -23,8 +26,12 @@ export function buildNamespace(actor: string, projectId: string): string {
   return `/actor/${actor}/project/${projectId}/`;
 }
 
-/** Parses a namespace, or returns undefined when it is not one. */
+/**
+ * Parses a namespace, or returns undefined when it is not one: the pattern, each part's
+ * length, and no control, bidi or unpaired-surrogate character (forbiddenCharacter).
+ */
 export function parseNamespace(namespace: string): NamespaceParts | undefined {
+  if (forbiddenCharacter(namespace)) return undefined;
   const match = NAMESPACE_PATTERN.exec(namespace);
   if (!match || match[1]!.length > LIMITS.namespacePartLength) return undefined;
   if (match[2]!.length > LIMITS.namespacePartLength) return undefined;

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { EventSchema } from './event.js';
+import { LIMITS, TRUNCATION_MARKER } from './limits.js';
+import { MemoryRecordSchema } from './memory.js';
 import {
   createScrubber,
   redactPrivate,
   scrubEvent,
   scrubRecord,
+  scrubRecordPatch,
   scrubText,
   scrubValue,
 } from './scrub.js';
@@ -80,6 +84,39 @@ const secrets: Array<[kind: string, text: string, secret: string]> = [
   ['password', 'DB_PASSWORD: "correct horse"', 'correct'],
   ['secret', 'CLIENT_SECRET=0a1b2c3d4e5f', '0a1b2c3d4e5f'],
   ['secret', 'api_key = "live-123"', 'live-123'],
+  ['password', 'DB_PASSWORD: "correct horse battery"', 'horse battery'],
+  ['basic_auth', 'curl -H "Authorization: Basic dXNlcjpodW50ZXIy" https://x', 'dXNlcjpodW50ZXIy'],
+  ['basic_auth', "headers = {'Proxy-Authorization': 'basic YWRtaW46czNjcjN0'}", 'YWRtaW46czNjcjN0'],
+  ['basic_auth', 'sent Basic YWRtaW46czNjcjN0 upstream', 'YWRtaW46czNjcjN0'],
+  ['secret', 'GITHUB_TOKEN=abc123def456ghi789 gh release create', 'abc123def456ghi789'],
+  ['secret', 'export NPM_TOKEN=f00ba4ba5e', 'f00ba4ba5e'],
+  ['secret', 'SENTRY_AUTH_TOKEN="q1w2e3r4t5y6u7i8o9p0"', 'q1w2e3r4t5y6u7i8o9p0'],
+  ['secret', 'STRIPE_WEBHOOK_SECRET=whsec_live_x', 'whsec_live_x'],
+  ['secret', 'MAPS_KEY: Zx81Kq0Lm2Np4Rs6', 'Zx81Kq0Lm2Np4Rs6'],
+  ['secret', 'const stripeKey = "rk9Qx2Lm8Zp4Wt6Yv1Bn3C";', 'rk9Qx2Lm8Zp4Wt6Yv1Bn3C'],
+  ['secret', 'token := "s3cr3t-value"', 's3cr3t-value'],
+  [
+    'google_api_key',
+    'maps.googleapis.com/?key=AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW',
+    'AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW',
+  ],
+  [
+    'huggingface_token',
+    'huggingface-cli login --token hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567',
+    'hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567',
+  ],
+  [
+    'sendgrid_key',
+    '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 in the env',
+    'TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr',
+  ],
+  ['secret', 'response: {"token": "tkn-4471", "user": "bob"}', 'tkn-4471'],
+  ['password', '{"password": "p@ss w0rd!"}', 'p@ss w0rd!'],
+  ['secret', "{'api_key': 'k3y'}", 'k3y'],
+  ['secret', 'escaped {\\"access_token\\": \\"ya29.a0AfH6S\\"}', 'ya29.a0AfH6S'],
+  ['password', 'curl -u admin:hunter2 https://x', 'hunter2'],
+  ['password', 'password: letmein', 'letmein'],
+  ['password', 'DB_PWD=abc1', 'abc1'],
 ];
 
 const nearMisses: string[] = [
@@ -98,6 +135,48 @@ const nearMisses: string[] = [
   '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqh\n-----END PUBLIC KEY-----',
   'secretary of state', // keyword without assignment
   'userId=42&page=3',
+  // Ordinary code that names a secret without holding one.
+  'if (password == confirm) return;',
+  'const secret = getSecret();',
+  'api_key = os.environ["API_KEY"]',
+  'token = request.headers.get("x")',
+  'const apiKey = process.env.API_KEY;',
+  'password: string;',
+  'password?: string | undefined;',
+  'MAX_TOKENS = 4096',
+  'PRIMARY_KEY = "id"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CI and template syntax, on purpose
+  'secret_name: ${{ secrets.X }}',
+  'let password = "";',
+  'self.secret_key = secret_key',
+  'const { password } = body;',
+  'password: z.string().min(8),',
+  'ACCESS_TOKEN_TTL=3600',
+  'export GITHUB_TOKEN=$GH_TOKEN',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CI and template syntax, on purpose
+  'GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}',
+  'secret=$(cat file)',
+  'def check(password=None):',
+  'function f(password = DEFAULT) {}',
+  'x.secret = y.secret;',
+  'const cacheKey = "user:123:profile";',
+  'sortKey: "name",',
+  'PWD=/home/me/project',
+  'monkey = 5',
+  'token := os.Getenv("TOKEN")',
+  'if token != "" {',
+  '<privateKey>',
+  'const token = await getToken();',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CI and template syntax, on purpose
+  'headers["Authorization"] = `Bearer ${token}`;',
+  'Authorization: Bearer $TOKEN',
+  'curl -u "$USER:$PASS" https://x',
+  'privateKey: T2;',
+  'readonly invalid_key: "invalid_key";',
+  'expect(r.stderr).toMatch(/token: binding 0.0.0.0/);',
+  'requests need a CSRF token: a double-submit cookie',
+  'Most strings carry no secret: one union pass',
+  'basic auth is configured below',
 ];
 
 describe('scrubText: secrets', () => {
@@ -136,6 +215,11 @@ describe('redactPrivate', () => {
     ['a <private>b and the rest', 'a [REDACTED]'],
     ['x <private>1</private> y <private>2</private> z', 'x [REDACTED] y [REDACTED] z'],
     ['stray </private> stays', 'stray </private> stays'],
+    ['a <private reason="diary">b</private> c', 'a [REDACTED] c'],
+    ['a <Private  reason=\'x>y\' until="friday">b</PRIVATE > c', 'a [REDACTED] c'],
+    ['a <private\n  reason="multi-line">b</private> c', 'a [REDACTED] c'],
+    ['a <private reason="unterminated', 'a [REDACTED]'],
+    ['a <privateKey>b</privateKey> c', 'a <privateKey>b</privateKey> c'],
     ['no tags', 'no tags'],
   ])('%j → %j', (input, output) => {
     expect(redactPrivate(input)).toBe(output);
@@ -188,6 +272,59 @@ describe('scrubEvent and scrubRecord', () => {
     });
   });
 
+  it('scrubs every free-text field of an event, not only the body', () => {
+    const scrubber = createScrubber({
+      extraPatterns: [{ pattern: 'ACME-\\d{6}', kind: 'ticket' }],
+    });
+    const event = {
+      event_id: '01JD0000000000000000000000',
+      session_id: 'sess-ACME-123456',
+      actor_id: 'bob password=hunter22',
+      namespace: '/actor/a/project/p/',
+      schema_version: 1 as const,
+      kind: 'note' as const,
+      body: { type: 'text' as const, content: 'ok' },
+      valid_time: '2026-11-22T00:00:00.000Z',
+      source: {
+        surface: 'api' as const,
+        version: '1 <private>v</private>',
+        client_id: 'ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ12',
+        project_path: '/home/bob/ACME-654321',
+      },
+    };
+    const out = scrubEvent(event, scrubber);
+    expect(JSON.stringify(out)).not.toMatch(/ACME-\d|hunter22|ghp_|<private>/);
+    expect(out).toMatchObject({
+      session_id: 'sess-[REDACTED:ticket]',
+      actor_id: 'bob password=[REDACTED:password]',
+      namespace: event.namespace,
+      source: { version: '1 [REDACTED]', project_path: '/home/bob/[REDACTED:ticket]' },
+    });
+    expect(EventSchema.safeParse(out).success).toBe(true);
+  });
+
+  it('keeps an event valid when scrubbing lengthens an id past its limit', () => {
+    const long = 'pwd=ab '.repeat(18).trim(); // 125 characters, each value grows by 20
+    const event = {
+      event_id: '01JD0000000000000000000000',
+      session_id: long,
+      actor_id: 'a',
+      namespace: '/actor/a/project/p/',
+      schema_version: 1 as const,
+      kind: 'note' as const,
+      body: {
+        type: 'message' as const,
+        turns: [{ role: `${'x'.repeat(44)} password=abcd`, content: '' }],
+      },
+      valid_time: '2026-11-22T00:00:00.000Z',
+      source: { surface: 'api' as const, version: '1', client_id: 'c' },
+    };
+    expect(EventSchema.safeParse(event).success).toBe(true);
+    const out = scrubEvent(event, createScrubber({ extraPatterns: ['ab'] }));
+    expect(out.session_id).toHaveLength(LIMITS.idLength);
+    expect(EventSchema.safeParse(out).success).toBe(true);
+  });
+
   it('scrubs every text field of a record', () => {
     const record = scrubRecord({
       record_id: 'mr_01JD0000000000000000000000',
@@ -205,6 +342,36 @@ describe('scrubEvent and scrubRecord', () => {
     });
     expect(JSON.stringify(record)).not.toMatch(/secret plan|AKIAIOSFODNN7EXAMPLE|hunter2|sk_live/);
     expect(record.files_touched).toEqual(['src/a.ts']);
+  });
+
+  it('scrubs the strategy, and a record valid before scrubbing is valid after it', () => {
+    const secret = 'AKIAIOSFODNN7EXAMPLE';
+    const record = {
+      record_id: 'mr_01JD0000000000000000000000',
+      namespace: '/actor/a/project/p/',
+      strategy: `import ${secret}`,
+      title: `${'t'.repeat(179)} ${secret}`, // 205 characters once scrubbed
+      summary: `${'s'.repeat(3980)} pwd=abcdefgh`,
+      facts: [`${'f'.repeat(479)} ${secret}`],
+      concepts: [`${'c'.repeat(90)} ${secret}`.slice(0, 100)],
+      files_touched: [`${'d/'.repeat(240)}${secret}`],
+      observation_type: 'decision' as const,
+      source_event_ids: ['01JD0000000000000000000000'],
+      created_at: '2026-11-22T00:00:00.000Z',
+    };
+    expect(MemoryRecordSchema.safeParse(record).success).toBe(true);
+    const out = scrubRecord(record);
+    expect(JSON.stringify(out)).not.toContain(secret);
+    expect(out.strategy).toBe('import [REDACTED:aws_access_key]');
+    expect(out.title.endsWith(TRUNCATION_MARKER)).toBe(true);
+    expect(MemoryRecordSchema.safeParse(out).success).toBe(true);
+  });
+
+  it('scrubs and fits a record edit the same way', () => {
+    const patch = scrubRecordPatch({ title: `${'t'.repeat(186)} password=abcd`, facts: ['ok'] });
+    expect(patch.title).toHaveLength(LIMITS.titleLength);
+    expect(patch.title).not.toContain('abcd');
+    expect(patch.facts).toEqual(['ok']);
   });
 });
 

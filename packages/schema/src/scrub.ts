@@ -1,22 +1,15 @@
 import type { Event } from './event.js';
-import type { MemoryRecord } from './memory.js';
+import { LIMITS, TRUNCATION_MARKER } from './limits.js';
+import type { MemoryRecord, MemoryRecordPatch } from './memory.js';
+import { isSecretValue, type ScrubPattern, SECRET_PATTERNS, secretName } from './secrets.js';
+
+export { type ScrubPattern, SECRET_PATTERNS } from './secrets.js';
 
 /**
  * Privacy scrubbing: every write path (ingest, saved memories, extracted records) runs
  * text through a scrubber before storage, so secrets and `<private>` spans never reach
  * the database. No `node:*` imports: the viewer and the shims may load this too.
  */
-
-/** One secret shape: matches are replaced by `[REDACTED:<kind>]`. */
-export interface ScrubPattern {
-  /** Short name shown in the replacement, e.g. `github_token`. */
-  kind: string;
-  /**
-   * What to redact. With a capture group named `keep`, that part of the match stays
-   * (a `password=` prefix, `Bearer `), so the text still reads naturally.
-   */
-  pattern: RegExp;
-}
 
 /** A user-supplied extra pattern: a regular expression source, or one with its kind. */
 export type ExtraPattern = string | { pattern: string; kind?: string; flags?: string };
@@ -35,87 +28,19 @@ export interface Scrubber {
 
 export const PRIVATE_REDACTION = '[REDACTED]';
 
-const NOT_REDACTED = '(?!\\[REDACTED)';
-
 /**
- * Built-in secret shapes, most specific first (an Anthropic key also looks like an
- * OpenAI one). Context-free shapes have a distinctive prefix; shapes that are plain
- * high-entropy strings (AWS secret keys) need a keyword next to them, so a 40-hex git
- * SHA survives.
+ * `<private>`, `<private reason="…">`, `</private>`: attribute values may hold `>`; an
+ * opening tag left unterminated runs to the end of the text (it is redacted with it).
  */
-export const SECRET_PATTERNS: readonly ScrubPattern[] = [
-  {
-    kind: 'private_key',
-    pattern:
-      /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g,
-  },
-  { kind: 'aws_access_key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
-  {
-    kind: 'aws_secret_key',
-    pattern:
-      /(?<keep>\baws_?secret(?:_?access)?_?key["']?\s*[:=]\s*["']?|\bsecret_?access_?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
-  },
-  {
-    kind: 'github_token',
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
-  },
-  { kind: 'gitlab_token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'npm_token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  {
-    kind: 'slack_webhook',
-    pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9]+\/[A-Za-z0-9]+\/[A-Za-z0-9]+/g,
-  },
-  { kind: 'stripe_key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
-  { kind: 'anthropic_key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openai_key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g },
-  {
-    kind: 'bearer_token',
-    pattern: new RegExp(
-      `(?<keep>\\bauthorization["']?\\s*[:=]\\s*["']?bearer\\s+)${NOT_REDACTED}[^\\s"',;]+`,
-      'gi',
-    ),
-  },
-  {
-    // A bare "Bearer x" needs a token-like word (long, with a digit): "bearer of bad news" stays.
-    kind: 'bearer_token',
-    pattern: /(?<keep>\bbearer\s+)(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{16,}=*/gi,
-  },
-  {
-    kind: 'url_password',
-    pattern: new RegExp(
-      `(?<keep>\\b[a-z][a-z0-9+.-]*://[^\\s:@/[\\]]+:)${NOT_REDACTED}[^\\s@/]+(?=@)`,
-      'gi',
-    ),
-  },
-  {
-    kind: 'password',
-    pattern: new RegExp(
-      `(?<keep>\\b[A-Za-z0-9_.-]*(?:password|passwd|pwd)["']?[ \\t]*[:=][ \\t]*["']?)${NOT_REDACTED}[^\\s"',;&}]+`,
-      'gi',
-    ),
-  },
-  {
-    kind: 'secret',
-    pattern: new RegExp(
-      `(?<keep>\\b[A-Za-z0-9_.-]*(?:secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?token)["']?[ \\t]*[:=][ \\t]*["']?)${NOT_REDACTED}[^\\s"',;&}]+`,
-      'gi',
-    ),
-  },
-];
+const PRIVATE_TAG =
+  /<(\/?)private(?:(?=[\s>])(?:\s(?:[^>"']|"[^"]*(?:"|$)|'[^']*(?:'|$))*)?(?:>|$)|\s*>)/gi;
 
-/** Object keys whose string value is a secret whatever it looks like (`{"password": "x"}`). */
-const SECRET_KEY =
-  /^(?:authorization|[A-Za-z0-9_.-]*(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?token))$/i;
-
-const PRIVATE_TAG = /<(\/?)private\s*>/gi;
+/** Named groups become plain ones, so the patterns can share one union. */
+const hintOf = (p: ScrubPattern) =>
+  p.hint ?? p.pattern.source.replace(/\(\?<[A-Za-z_]\w*>/g, '(?:');
 
 /** The union of the built-in patterns, case-insensitive: it can over-match, never miss. */
-const MAYBE_SECRET = new RegExp(
-  SECRET_PATTERNS.map((p) => `(?:${p.pattern.source.replace(/\(\?<keep>/g, '(?:')})`).join('|'),
-  'i',
-);
+const MAYBE_SECRET = new RegExp(SECRET_PATTERNS.map((p) => `(?:${hintOf(p)})`).join('|'), 'i');
 
 /**
  * Replaces each outermost `<private>…</private>` span with `[REDACTED]`. Tags are matched
@@ -151,28 +76,36 @@ function compileExtra(extra: ExtraPattern): ScrubPattern {
   return { kind: spec.kind ?? 'custom', pattern: new RegExp(spec.pattern, [...flags].join('')) };
 }
 
+function redactMatches(input: string, { kind, pattern, accept }: ScrubPattern): string {
+  pattern.lastIndex = 0;
+  if (!pattern.test(input)) return input;
+  pattern.lastIndex = 0;
+  return input.replace(pattern, (...args) => {
+    const last = args.at(-1);
+    const groups = (typeof last === 'object' && last ? last : {}) as Record<
+      string,
+      string | undefined
+    >;
+    if (accept && !accept(groups)) return args[0] as string;
+    return `${groups['keep'] ?? ''}${groups['open'] ?? ''}[REDACTED:${kind}]${groups['after'] ?? ''}`;
+  });
+}
+
 /**
- * Builds a scrubber from the built-in patterns plus extra ones. Throws a SyntaxError when
- * an extra pattern is not a valid regular expression (settings validation reports it
- * first, with its path).
+ * Builds a scrubber from the built-in patterns plus extra ones (settings
+ * `privacy.extraPatterns`): the collector and the hooks' spool both build theirs here, so
+ * what is redacted is the same wherever text is written. Throws a SyntaxError when an
+ * extra pattern is not a valid regular expression (settings validation reports it first,
+ * with its path).
  */
 export function createScrubber(options: ScrubberOptions = {}): Scrubber {
   const extras = (options.extraPatterns ?? []).map(compileExtra);
+  const all = [...SECRET_PATTERNS, ...extras];
 
   const text = (input: string): string => {
     let out = redactPrivate(input);
     // Most strings carry no secret: one union pass rules them out for the built-ins.
-    const patterns = MAYBE_SECRET.test(out) ? [...SECRET_PATTERNS, ...extras] : extras;
-    for (const { kind, pattern } of patterns) {
-      pattern.lastIndex = 0;
-      if (!pattern.test(out)) continue;
-      pattern.lastIndex = 0;
-      out = out.replace(pattern, (...args) => {
-        const groups = args.at(-1) as Record<string, string | undefined> | undefined;
-        const keep = typeof groups === 'object' ? (groups?.['keep'] ?? '') : '';
-        return `${keep}[REDACTED:${kind}]`;
-      });
-    }
+    for (const pattern of MAYBE_SECRET.test(out) ? all : extras) out = redactMatches(out, pattern);
     return out;
   };
 
@@ -186,15 +119,29 @@ function walk(input: unknown, text: (s: string) => string): unknown {
   if (input === null || typeof input !== 'object') return input;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(input)) {
-    const redactWhole = typeof item === 'string' && item !== '' && SECRET_KEY.test(key);
-    out[text(key)] = redactWhole ? `[REDACTED:${secretKind(key)}]` : walk(item, text);
+    const kind = typeof item === 'string' ? secretKeyKind(key, item) : undefined;
+    out[text(key)] = kind ? `[REDACTED:${kind}]` : walk(item, text);
   }
   return out;
 }
 
-function secretKind(key: string): string {
-  if (/^authorization$/i.test(key)) return 'bearer_token';
-  return /pass(?:word|wd)/i.test(key) ? 'password' : 'secret';
+/** The kind of secret a string under this object key is, when the key names one. */
+function secretKeyKind(key: string, value: string): string | undefined {
+  if (/^(?:proxy-)?authorization$/i.test(key)) {
+    if (value === '' || value.includes('[REDACTED')) return undefined;
+    return /^basic\s/i.test(value) ? 'basic_auth' : 'bearer_token';
+  }
+  if (!isSecretValue(secretName(key), value, true)) return undefined;
+  return /passw|passphrase|pwd/i.test(key) ? 'password' : 'secret';
+}
+
+/** Cuts a scrubbed string to `max` UTF-16 units without splitting a surrogate pair. */
+function fit(text: string, max: number, marker = ''): string {
+  if (text.length <= max) return text;
+  let end = max - marker.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + marker;
 }
 
 const defaultScrubber = createScrubber();
@@ -209,23 +156,86 @@ export function scrubValue<T>(input: T): T {
   return defaultScrubber.value(input);
 }
 
-/** An event with its body scrubbed (ids, namespace and source are left as sent). */
+/**
+ * An event with every free-text string scrubbed: the body, `session_id`, `actor_id` and
+ * every `source` field. Ids, kinds, times and the namespace are left as sent (a
+ * namespace is an identity: the collector refuses one a scrubber would change, rather
+ * than merge projects). A field that scrubbing lengthened past its limit is cut to it.
+ */
 export function scrubEvent(event: Event, scrubber: Scrubber = defaultScrubber): Event {
-  return { ...event, body: scrubber.value(event.body) };
+  const text = scrubber.text;
+  const { source } = event;
+  return {
+    ...event,
+    session_id: fit(text(event.session_id), LIMITS.idLength),
+    actor_id: fit(text(event.actor_id), LIMITS.idLength),
+    body: scrubBody(event.body, scrubber),
+    source: {
+      ...source,
+      version: fit(text(source.version), LIMITS.versionLength),
+      client_id: fit(text(source.client_id), LIMITS.idLength),
+      ...(source.project_path !== undefined
+        ? { project_path: fit(text(source.project_path), LIMITS.pathLength) }
+        : {}),
+    },
+  };
 }
 
-/** A record with every human-readable field scrubbed. */
+function scrubBody(body: Event['body'], scrubber: Scrubber): Event['body'] {
+  if (body.type !== 'message') return scrubber.value(body);
+  return {
+    ...body,
+    turns: body.turns.map((turn) => ({
+      ...turn,
+      role: fit(scrubber.text(turn.role), LIMITS.roleLength),
+      content: scrubber.text(turn.content),
+    })),
+  };
+}
+
+/**
+ * A record with every string scrubbed (`strategy`, text, lists, metadata); the id, the
+ * namespace, the event ids and the times are left as sent. A field that scrubbing
+ * lengthened past its limit is cut to it (text fields end with the truncation marker),
+ * so a record that was valid stays valid.
+ */
 export function scrubRecord(
   record: MemoryRecord,
   scrubber: Scrubber = defaultScrubber,
 ): MemoryRecord {
+  const text = scrubber.text;
+  const list = (items: readonly string[], max: number) =>
+    items.map((item) => fit(text(item), max, TRUNCATION_MARKER));
   return {
     ...record,
-    title: scrubber.text(record.title),
-    summary: scrubber.text(record.summary),
-    facts: record.facts.map(scrubber.text),
-    concepts: record.concepts.map(scrubber.text),
-    files_touched: record.files_touched.map(scrubber.text),
+    strategy: fit(text(record.strategy), LIMITS.strategyLength),
+    title: fit(text(record.title), LIMITS.titleLength, TRUNCATION_MARKER),
+    summary: fit(text(record.summary), LIMITS.summaryLength, TRUNCATION_MARKER),
+    facts: list(record.facts, LIMITS.factLength),
+    concepts: list(record.concepts, LIMITS.conceptLength),
+    files_touched: list(record.files_touched, LIMITS.fileLength),
     ...(record.metadata ? { metadata: scrubber.value(record.metadata) } : {}),
+  };
+}
+
+/** A record edit with each given field scrubbed and cut to its limit, like scrubRecord. */
+export function scrubRecordPatch(
+  patch: MemoryRecordPatch,
+  scrubber: Scrubber = defaultScrubber,
+): MemoryRecordPatch {
+  const text = scrubber.text;
+  const list = (items: readonly string[], max: number) =>
+    items.map((item) => fit(text(item), max, TRUNCATION_MARKER));
+  return {
+    ...patch,
+    ...(patch.title !== undefined
+      ? { title: fit(text(patch.title), LIMITS.titleLength, TRUNCATION_MARKER) }
+      : {}),
+    ...(patch.summary !== undefined
+      ? { summary: fit(text(patch.summary), LIMITS.summaryLength, TRUNCATION_MARKER) }
+      : {}),
+    ...(patch.facts ? { facts: list(patch.facts, LIMITS.factLength) } : {}),
+    ...(patch.concepts ? { concepts: list(patch.concepts, LIMITS.conceptLength) } : {}),
+    ...(patch.files_touched ? { files_touched: list(patch.files_touched, LIMITS.fileLength) } : {}),
   };
 }

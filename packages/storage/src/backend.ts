@@ -31,6 +31,12 @@ export interface StorageBackend {
   // ---- memory records ----
   /** Inserts a record (and its search row, in one transaction). Replaces one with the same id. */
   putRecord(record: MemoryRecord): Promise<void>;
+  /**
+   * Inserts a record unless one with its id exists, in any namespace: then it returns
+   * false and changes nothing (`POST /v1/memories` answers 409). Atomic, so two writers
+   * of one id cannot both succeed.
+   */
+  insertRecord(record: MemoryRecord): Promise<boolean>;
   getRecord(recordId: string): Promise<MemoryRecord | undefined>;
   /** Several records by id, in the order asked (missing ids are left out). */
   getRecords(recordIds: readonly string[]): Promise<MemoryRecord[]>;
@@ -52,9 +58,26 @@ export interface StorageBackend {
   removePending(namespace: string, eventIds: readonly string[]): Promise<number>;
   /**
    * Stores records and removes the pending entries they came from in one transaction, so
-   * a crash can neither lose the events nor store the records twice.
+   * a crash can neither lose the events nor store the records twice. Conditional: when any
+   * of `eventIds` is no longer pending (another run or process committed it), nothing is
+   * stored and it rejects with StorageError `stale_batch`.
    */
   commitExtraction(commit: ExtractionCommit): Promise<void>;
+  /**
+   * Sets pending entries aside (a project past its pending ceiling): they leave the
+   * buffer but keep their order, until requeueParked puts them back. Returns how many.
+   * Optional (with requeueParked and parkedSummary): a backend without them has the
+   * buffer drop such entries from the buffer instead (the events stay stored).
+   */
+  parkPending?(namespace: string, eventIds: readonly string[]): Promise<number>;
+  /**
+   * Moves a namespace's oldest parked entries back into its pending buffer while its
+   * pending bytes stay within `maxPendingBytes` (at least one entry into an empty buffer).
+   * Returns how many moved.
+   */
+  requeueParked?(namespace: string, maxPendingBytes: number): Promise<number>;
+  /** Count and bytes parked per namespace (for re-queueing at start-up). */
+  parkedSummary?(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
 
   // ---- several collectors on one database ----
   /**

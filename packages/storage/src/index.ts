@@ -42,6 +42,14 @@ export type {
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
 export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
+// Checking a database file for damage (`kiro-learn doctor`).
+export {
+  CORRUPT_DATABASE_HELP,
+  checkDatabase,
+  type IntegrityReport,
+} from './sqlite/integrity.js';
+// An exclusive, crash-safe file lock (the collector's data-dir lock).
+export { type FileLock, isFileLocked, lockFile } from './sqlite/lock.js';
 export {
   openSqliteStorage,
   type SqliteStorage,

@@ -1,4 +1,6 @@
+import { dataDir } from '@kiro-learn/schema/node';
 import { CollectorError } from '../errors.js';
+import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { VERSION } from '../version.js';
 import { line } from './args.js';
 import { backup } from './backup.js';
@@ -69,7 +71,11 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
+    // The version alone first (scripts read it), then the hook scripts in the data dir.
     line(io.stdout, VERSION);
+    const scripts = hookScriptsReport(dataDir(io.env));
+    const fix = scripts.state === 'stale' ? `: ${REFRESH_COMMAND} refreshes them` : '';
+    line(io.stdout, `${scripts.summary}${fix}`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -1,5 +1,5 @@
 import { type PauseView, pauses } from '../data/pause.js';
-import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
@@ -35,7 +35,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const files = daemonFiles(address.home);
-    const health = await probe(address);
+    const health = await probeRunning(address, files.lock);
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
     let pipeline: PipelineView | undefined;

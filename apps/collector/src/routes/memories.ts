@@ -1,10 +1,10 @@
 import {
   LIMITS,
   ListMemoriesQuerySchema,
-  type MemoryRecord,
   MemoryRecordPatchSchema,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
+  scrubRecordPatch,
 } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
@@ -22,7 +22,15 @@ export function memoryRoutes(ctx: AppContext): Hono {
   app.post('/', async (c) => {
     // A member's record is theirs, whatever actor its namespace named.
     const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes), requestMember(c));
-    await ctx.storage.putRecord(scrubbed);
+    // A record id names one record forever: saving over it (possibly from another
+    // project) is refused; PATCH edits a record in place.
+    if (!(await ctx.storage.insertRecord(scrubbed))) {
+      throw httpError(
+        409,
+        `memory record ${scrubbed.record_id} already exists; use PATCH /v1/memories/${scrubbed.record_id} to change it, or save with a new record_id`,
+        { record_id: scrubbed.record_id },
+      );
+    }
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
 
@@ -63,11 +71,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
       await readJson(c, LIMITS.requestBytes),
       'patch',
     );
-    const scrubbed = parseWith(
-      MemoryRecordPatchSchema,
-      scrubPatch(ctx, patch),
-      'patch after scrubbing',
-    );
+    const scrubbed = scrubRecordPatch(patch, ctx.scrubber);
     const record = await ctx.storage.updateRecord(id, scrubbed);
     if (!record) throw httpError(404, `no memory record ${id}`);
     return c.json(record);
@@ -80,16 +84,4 @@ export function memoryRoutes(ctx: AppContext): Hono {
   });
 
   return app;
-}
-
-function scrubPatch(ctx: AppContext, patch: Partial<MemoryRecord>): Partial<MemoryRecord> {
-  const text = ctx.scrubber.text;
-  return {
-    ...patch,
-    ...(patch.title !== undefined ? { title: text(patch.title) } : {}),
-    ...(patch.summary !== undefined ? { summary: text(patch.summary) } : {}),
-    ...(patch.facts ? { facts: patch.facts.map(text) } : {}),
-    ...(patch.concepts ? { concepts: patch.concepts.map(text) } : {}),
-    ...(patch.files_touched ? { files_touched: patch.files_touched.map(text) } : {}),
-  };
 }

@@ -84,6 +84,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.retrievalSeconds.render(),
       m.extractions.render(),
       m.extractedRecords.render(),
+      m.streamsDropped.render(),
       renderGauge(
         'kiro_learn_buffer_pending_events',
         'Events waiting for extraction, per project.',

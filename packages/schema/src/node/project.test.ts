@@ -87,6 +87,13 @@ describe('projectIdentity', () => {
     expect(id).toMatchObject({ source: 'directory', actor: 'jane_doe_x' });
     expect(isNamespace(id.namespace)).toBe(true);
   });
+
+  it('replaces control, bidi and unpaired surrogate characters in the actor name', () => {
+    const env = { KIRO_LEARN_ACTOR: 'ev\u202Eil\u0000x\uD800' };
+    const id = projectIdentity('/no/such/dir', { env, home });
+    expect(id.actor).toBe('ev_il_x_');
+    expect(isNamespace(id.namespace)).toBe(true);
+  });
 });
 
 describe('normalizeRemote', () => {

@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { replaceForbidden } from '../identifiers.js';
 import { buildNamespace } from '../namespace.js';
 
 /** Which project a directory belongs to, and the namespace its memory lives in. */
@@ -121,7 +122,10 @@ function actorId(env: NodeJS.ProcessEnv): string {
       name = '';
     }
   }
-  const safe = name.replace(/[/\s]+/g, '_').slice(0, 128);
+  const safe = replaceForbidden(name)
+    .replace(/[/\s]+/g, '_')
+    .slice(0, 128)
+    .replace(/[\ud800-\udbff]$/, '');
   return safe || 'local';
 }
 

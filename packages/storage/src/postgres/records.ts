@@ -7,7 +7,13 @@ import type { PgRecordRow, PgTables } from './tables.js';
 
 export type RecordMethods = Pick<
   StorageBackend,
-  'putRecord' | 'getRecord' | 'getRecords' | 'updateRecord' | 'deleteRecord' | 'listRecords'
+  | 'putRecord'
+  | 'insertRecord'
+  | 'getRecord'
+  | 'getRecords'
+  | 'updateRecord'
+  | 'deleteRecord'
+  | 'listRecords'
 >;
 
 /** The stored columns of a record (without its search vector). */
@@ -84,6 +90,18 @@ export async function upsertRecord(db: Kysely<PgTables>, record: MemoryRecord): 
       search = EXCLUDED.search`.execute(db);
 }
 
+/** Inserts a record unless its id exists; false when it did (nothing is changed then). */
+async function insertRecordIfAbsent(db: Kysely<PgTables>, record: MemoryRecord): Promise<boolean> {
+  const row = pgRowFromRecord(record);
+  const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
+  const { rows } = await sql`
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
+    VALUES (${sql.join(values)}, ${searchVector(record)})
+    ON CONFLICT (record_id) DO NOTHING
+    RETURNING record_id`.execute(db);
+  return rows.length > 0;
+}
+
 /** Memory records: one row per record_id, its search vector rebuilt on every write. */
 export function pgRecords(ctx: PgContext): RecordMethods {
   const { db } = ctx;
@@ -118,6 +136,11 @@ export function pgRecords(ctx: PgContext): RecordMethods {
     async putRecord(record) {
       ctx.ensureOpen();
       await upsertRecord(db, record);
+    },
+
+    async insertRecord(record) {
+      ctx.ensureOpen();
+      return insertRecordIfAbsent(db, record);
     },
 
     async getRecord(recordId) {

@@ -148,6 +148,24 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Events past a project's pending ceiling wait here (in order) until its backlog
+    // drains; and a project's newest record of one strategy (the compaction chain head,
+    // read for every project on the viewer's projects screen) is an index lookup.
+    name: '0004_parked_and_strategy_index',
+    statements: [
+      `CREATE TABLE parked (
+        namespace TEXT NOT NULL,
+        event_id TEXT NOT NULL REFERENCES events (event_id),
+        seq INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      ) WITHOUT ROWID`,
+      'CREATE INDEX parked_namespace_seq ON parked (namespace, seq)',
+      'CREATE INDEX memory_records_namespace_strategy_created ON memory_records (namespace, strategy, created_at, record_id)',
+    ],
+  },
+  {
     // Forget and retention delete events: the counters follow, and a deleted record's
     // terms leave the full-text index at once instead of lingering in its segments.
     name: '0005_forget',

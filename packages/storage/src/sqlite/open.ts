@@ -44,6 +44,7 @@ import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import { corruptError, isCorruption } from './integrity.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import { StatementCache } from './statements.js';
@@ -64,6 +65,9 @@ export interface SqliteStorageOptions {
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
+  parkPending(namespace: string, eventIds: readonly string[]): Promise<number>;
+  requeueParked(namespace: string, maxPendingBytes: number): Promise<number>;
+  parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
   /**
    * The kysely instance (for tools and tests; other packages use the interface). Reads
    * only: writes go through the backend's synchronous batcher, which a kysely transaction
@@ -88,19 +92,27 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     sqlite = new Database(path);
   } catch (error) {
+    if (isCorruption(error)) throw corruptError(path, error);
     throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
       cause: error,
     });
   }
-  const statements = new StatementCache(sqlite);
-  if (path !== ':memory:') chmodSync(path, 0o600);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('temp_store = MEMORY');
-  // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
-  sqlite.pragma('secure_delete = ON');
+  let statements: StatementCache;
+  try {
+    statements = new StatementCache(sqlite);
+    if (path !== ':memory:') chmodSync(path, 0o600);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('temp_store = MEMORY');
+    // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
+    sqlite.pragma('secure_delete = ON');
+  } catch (error) {
+    sqlite.close();
+    if (isCorruption(error)) throw corruptError(path, error);
+    throw error;
+  }
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: statements.forKysely() }),
   });
@@ -114,6 +126,8 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     );
   } catch (error) {
     await db.destroy();
+    const cause = error instanceof StorageError ? (error.cause ?? error) : error;
+    if (isCorruption(cause)) throw corruptError(path, cause);
     throw error;
   }
   return new SqliteBackend(db, sqlite, path, options, statements);
@@ -262,6 +276,17 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const row = rowFromRecord(record);
     await this.#writes.enqueue(() => this.#upsertRecord(row));
+  }
+
+  async insertRecord(record: MemoryRecord): Promise<boolean> {
+    this.#open();
+    const row = rowFromRecord(record);
+    // The write queue runs one write at a time, so the check and the insert are one step.
+    return this.#writes.enqueue(() => {
+      if (this.#w.selectRecord.get(row.record_id) !== undefined) return false;
+      this.#w.insertRecord.run(row);
+      return true;
+    });
   }
 
   /** Delete then insert: a fresh rid, and the triggers keep FTS and the counts right. */
@@ -549,10 +574,80 @@ class SqliteBackend implements SqliteStorage {
   async commitExtraction(commit: ExtractionCommit): Promise<void> {
     this.#open();
     const rows = commit.records.map(rowFromRecord);
+    const ids = [...new Set(commit.eventIds)];
     await this.#writes.enqueue(() => {
+      // Conditional on the batch still being pending: throwing rolls the records back, so
+      // a batch another run (or another process) already committed is never stored twice.
+      if (this.#removePending(commit.namespace, ids) !== ids.length) {
+        throw new StorageError(
+          'stale_batch',
+          `the batch's pending entries of ${commit.namespace} are gone: another run extracted them`,
+        );
+      }
       for (const row of rows) this.#upsertRecord(row);
-      this.#removePending(commit.namespace, commit.eventIds);
     });
+  }
+
+  async parkPending(namespace: string, eventIds: readonly string[]): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    return this.#writes.enqueue(() => {
+      let parked = 0;
+      for (const id of eventIds) {
+        if (w.parkPending.run(namespace, id).changes === 0) continue;
+        w.deletePending.run(namespace, id);
+        parked++;
+      }
+      return parked;
+    });
+  }
+
+  async requeueParked(namespace: string, maxPendingBytes: number): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    const pendingBytes = this.#sqlite
+      .prepare('SELECT coalesce(sum(bytes), 0) FROM pending WHERE namespace = ?')
+      .pluck();
+    return this.#writes.enqueue(() => {
+      let bytes = Number(pendingBytes.get(namespace));
+      let moved = 0;
+      for (;;) {
+        const rows = w.unparkOldest.all(namespace) as Array<{
+          event_id: string;
+          seq: number;
+          bytes: number;
+          appended_at: string;
+        }>;
+        for (const row of rows) {
+          // At least one entry moves into an empty buffer, however large.
+          if (bytes > 0 && bytes + row.bytes > maxPendingBytes) return moved;
+          w.insertPending.run(namespace, row.event_id, row.seq, row.bytes, row.appended_at);
+          w.deleteParked.run(namespace, row.event_id);
+          bytes += row.bytes;
+          moved++;
+        }
+        if (rows.length === 0) return moved;
+      }
+    });
+  }
+
+  async parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('parked')
+      .select((eb) => [
+        'namespace',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>('bytes').as('bytes'),
+      ])
+      .groupBy('namespace')
+      .orderBy('namespace')
+      .execute();
+    return rows.map((row) => ({
+      namespace: row.namespace,
+      count: Number(row.count),
+      bytes: Number(row.bytes),
+    }));
   }
 
   // ---- claims: one process owns a SQLite file, so claims live in memory ----

@@ -35,6 +35,14 @@ export interface Tables {
     bytes: number;
     appended_at: string;
   };
+  /** Same shape as `pending`: entries set aside past the ceiling (migration 0004). */
+  parked: {
+    namespace: string;
+    event_id: string;
+    seq: number;
+    bytes: number;
+    appended_at: string;
+  };
   retrieval_log: {
     id: number | undefined;
     namespace: string;

@@ -34,6 +34,20 @@ export function recordsConformance({ open }: BackendFactory): void {
       expect((await storage.listRecords({ limit: 10 })).total).toBe(1);
     });
 
+    it('insertRecord never replaces: an existing id, in any namespace, is left as it was', async () => {
+      const storage = await open();
+      const r = record({ title: 'Kafka consumer lag' });
+      expect(await storage.insertRecord(r)).toBe(true);
+      const other = { ...r, namespace: '/actor/eve/project/other/', title: 'Overwritten' };
+      const both = await Promise.all([storage.insertRecord(other), storage.insertRecord(other)]);
+      expect(both).toEqual([false, false]);
+      expect(await storage.getRecord(r.record_id)).toEqual(r);
+      expect((await storage.listRecords({ limit: 10 })).total).toBe(1);
+      const fresh = record({ title: 'Two writers, one id' });
+      const race = await Promise.all([storage.insertRecord(fresh), storage.insertRecord(fresh)]);
+      expect(race.filter(Boolean)).toHaveLength(1);
+    });
+
     it('delete removes the record from search too', async () => {
       const storage = await open();
       const r = record({ title: 'Stripe signature verification needs the raw body' });
