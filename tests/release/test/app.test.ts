@@ -164,7 +164,9 @@ describe("a user's first hour, from the install", () => {
       expect(init.stderr).toBe('');
       expect(init.status).toBe(0);
       // The hooks init wrote, run as Claude Code runs them: through the shell, JSON on stdin.
-      const settings = JSON.parse(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8'));
+      const settings = JSON.parse(
+        readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8'),
+      );
       const command = (event: string): string => settings.hooks[event][0].hooks[0].command;
       const hook = (event: string, fields: object) =>
         spawnSync('sh', ['-c', command(event)], {
