@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
@@ -40,6 +41,11 @@ export interface CollectorOptions {
   retrieve?: RetrieveFn;
   /** Session-start context for `?retrieve=session_start`; the retrieval package's when omitted. */
   sessionStart?: RetrieveFn;
+  /**
+   * The embedding model and its background work (createSemantic); retrieval and search are
+   * hybrid while its model is loaded, lexical otherwise. Closed by the collector.
+   */
+  semantic?: Semantic;
   /** Search for GET /v1/memories/search; ranked like retrieval when omitted. */
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
@@ -120,8 +126,10 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     budgetMs: settings.retrieval.budgetMs,
     maxRecords: settings.retrieval.records,
+    ...(options.semantic ? { semantic: { embedder: options.semantic.embedder } } : {}),
     onError: (error) => logger.warn('retrieval error', { error }),
   });
+  const semantic = options.semantic;
   const ctx: AppContext = {
     storage,
     settings,
@@ -163,8 +171,13 @@ export function createCollector(options: CollectorOptions): Collector {
       }),
     captureGate: createCaptureGate(settings.home, settings.capture, options.now),
     now: options.now ?? Date.now,
-    ...(options.embedRecords ? { embedRecords: options.embedRecords } : {}),
     logger,
+    embedRecords:
+      options.embedRecords ?? ((records) => semantic?.embedRecords(records) ?? Promise.resolve()),
+    semanticStatus: async () =>
+      semantic
+        ? semantic.status()
+        : { state: 'off', reason: 'this collector was built without an embedding model' },
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
@@ -311,6 +324,7 @@ export function createCollector(options: CollectorOptions): Collector {
     const draining = (async () => {
       await unwatch?.();
       await options.drain?.();
+      await semantic?.close();
       await retriever.flush();
     })().then(
       () => true,

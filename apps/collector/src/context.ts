@@ -8,6 +8,7 @@ import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
 import type { RecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
+import type { SemanticStatus } from './semantic.js';
 import type { SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
@@ -42,9 +43,14 @@ export interface AppContext {
   captureGate: CaptureGate;
   /** The collector's clock, in epoch milliseconds (injected by tests). */
   now: () => number;
-  /** Embeds records for the current model (imports); absent without an embedder. */
-  embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
   logger: Logger;
+  /**
+   * Embeds records for the current model before a save or an import returns (a no-op
+   * without semantic search).
+   */
+  embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
+  /** Whether semantic search is on, and why not. */
+  semanticStatus: () => Promise<SemanticStatus>;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

@@ -12,6 +12,7 @@ import { cliAddress, probe } from './lifecycle/client.js';
 import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
+import { createSemantic } from './semantic.js';
 import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
@@ -104,11 +105,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     signal: agents.signal,
     pidDir: files.agents,
   });
+  // Loads in a worker thread: /healthz answers meanwhile, retrieval is lexical until then.
+  const semantic = createSemantic(storage, settings, logger);
   const collector = createCollector({
     storage,
     storageHealth: () => opened.health(),
     settings,
     logger,
+    semantic,
     version: VERSION,
     drain: () => buffer.drain(),
     abortExtraction: () => agents.abort(),
@@ -135,7 +139,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   collector.onEventStored((event) => {
     if (isExtractable(event)) buffer.notify(event);
   });
-  buffer.onExtraction((run) => collector.reportExtraction(run));
+  buffer.onExtraction((run) => {
+    collector.reportExtraction(run);
+    // New records: embed them off the ingest path.
+    if (run.records > 0) semantic.catchUp();
+  });
   let url: string;
   try {
     ({ url } = await collector.listen());

@@ -51,4 +51,11 @@ export {
 // Prometheus metrics.
 export { type CollectorMetrics, createMetrics } from './metrics.js';
 export type { RetrieveFn, RetrieveOutcome, RetrieveRequest } from './retrieve.js';
+// The embedding model of a collector: loaded in the background, vectors kept current.
+export {
+  createSemantic,
+  type EmbedderLoader,
+  type Semantic,
+  type SemanticStatus,
+} from './semantic.js';
 export { VERSION } from './version.js';

@@ -5,6 +5,7 @@ import type {
   MemoryRecordPatch,
   ObservationType,
 } from '@kiro-learn/schema';
+import type { VectorHit } from './vectors/vector-index.js';
 
 /**
  * What kiro-learn needs from a database. The SQLite backend implements it; a server
@@ -48,6 +49,30 @@ export interface StorageBackend {
   listRecords(query: ListRecordsOptions): Promise<RecordPage>;
   /** Full-text search, best first. Never throws on any query text. */
   searchRecords(query: SearchOptions): Promise<SearchHit[]>;
+
+  // ---- record vectors (semantic search; one vector per record and embedding model) ----
+  /**
+   * Stores vectors of records for one model. A vector whose record does not exist (any
+   * more) is skipped; one the record already has for this model is kept (a change to the
+   * record's text deletes its vectors, so an existing one is current). Deleting a record
+   * deletes its vectors. Returns how many were stored.
+   */
+  putVectors(modelId: string, vectors: readonly RecordVector[]): Promise<number>;
+  /**
+   * Exact nearest-neighbour search (cosine) over the vectors of one namespace (exact
+   * string equality) and one model, best first. Kept in step with every write and delete,
+   * including other processes'. Never throws on a query of the wrong dimension: no hits.
+   */
+  searchVectors(query: VectorSearchOptions): Promise<VectorHit[]>;
+  /**
+   * Records with no vector for this model, newest first, a page at a time: what
+   * `kiro-learn reindex` embeds. Pass `nextCursor` back to continue; a page may be short.
+   */
+  recordsWithoutVector(query: MissingVectorsOptions): Promise<MissingVectorsPage>;
+  /** How many records there are, and how many of them have a vector for this model. */
+  vectorCoverage(modelId: string, namespace?: string): Promise<VectorCoverage>;
+  /** Deletes the vectors of every model but this one (after a model change). Returns how many. */
+  deleteVectorsExcept(modelId: string): Promise<number>;
 
   // ---- pending buffer (events waiting for extraction) ----
   /** Pending entries of one namespace, oldest first. */
@@ -297,6 +322,43 @@ export interface SearchHit {
   terms: string[];
   /** How the hit was found. */
   via: 'fts' | 'like';
+}
+
+/** A record's embedding. */
+export interface RecordVector {
+  recordId: string;
+  vector: Float32Array;
+}
+
+export interface VectorSearchOptions {
+  /** Exact namespace (required: vectors never answer across namespaces). */
+  namespace: string;
+  modelId: string;
+  /** The query's embedding (any length; compared by direction). */
+  vector: Float32Array;
+  limit: number;
+}
+
+export type { VectorHit } from './vectors/vector-index.js';
+
+export interface MissingVectorsOptions {
+  modelId: string;
+  /** Only this namespace (exact); omitted: every namespace. */
+  namespace?: string;
+  limit: number;
+  /** From the previous page. */
+  cursor?: string;
+}
+
+export interface MissingVectorsPage {
+  records: MemoryRecord[];
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+export interface VectorCoverage {
+  records: number;
+  withVector: number;
 }
 
 export interface PendingEntry {

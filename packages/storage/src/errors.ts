@@ -4,6 +4,7 @@ export type StorageErrorCode =
   | 'migration_drift'
   | 'closed'
   | 'invalid_cursor'
+  | 'invalid_query'
   | 'io'
   /** lockFile: another process holds the lock. */
   | 'locked'

@@ -19,6 +19,7 @@ const PACKAGES = [
   'buffer',
   'extractor',
   'retrieval',
+  'embeddings',
   'shims',
   'mcp-server',
 ].map((name) => `packages/${name}`);

@@ -41,6 +41,8 @@ export function scratchProject(tarballs: Map<string, string>): string {
   );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
+    // As the docs tell users: onnxruntime-node's install script only fetches GPU libraries.
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
     stdio: 'pipe',
     timeout: 240_000,
   });

@@ -19,7 +19,7 @@ import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js
 import { redactUrl, type StorageHealth } from '../storage.js';
 import { VERSION } from '../version.js';
 import { line, parseCommandArgs } from './args.js';
-import { describeStorage } from './status.js';
+import { describeStorage, semanticLine } from './status.js';
 import type { Command, CommandIO } from './types.js';
 
 type Level = 'ok' | 'warn' | 'fail';
@@ -107,6 +107,7 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(await storageCheck(loaded.config, address, health.ok));
   if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
   if (health.ok) checks.push(...(await breakerChecks(address)));
+  if (health.ok) checks.push(...(await semanticCheck(address)));
 
   checks.push(hookCheck(io.cwd));
   const node = hookNodeCheck(dataDir(io.env), io.env);
@@ -228,6 +229,40 @@ function extractorCheck(
         what: `compressor agent "${program}" not found on PATH`,
         fix: 'install Kiro CLI, or set extraction.command; until then memories come from the built-in extractor',
       };
+}
+
+/** Whether the running collector has its embedding model, and what to do when not. */
+async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Check[]> {
+  let semantic: Parameters<typeof semanticLine>[0] | undefined;
+  try {
+    ({ semantic } = await api<{ semantic?: Parameters<typeof semanticLine>[0] }>(
+      address,
+      '/v1/status',
+    ));
+  } catch {
+    return [];
+  }
+  if (!semantic) return [];
+  const what = semanticLine(semantic);
+  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'loading')
+    return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
+  if (semantic.state === 'off') {
+    return [
+      {
+        level: 'warn',
+        what,
+        fix: 'set semantic.enabled to true in settings.json to find memories asked in other words',
+      },
+    ];
+  }
+  return [
+    {
+      level: 'warn',
+      what,
+      fix: 'check semantic.modelDir (a directory with tokenizer.json and model.onnx), or remove it to use the built-in model; reinstall kiro-learn if the built-in model is missing',
+    },
+  ];
 }
 
 interface ProjectView {

@@ -13,6 +13,7 @@ import { importCommand } from './import.js';
 import { init } from './init.js';
 import { logs } from './logs.js';
 import { pause, resume } from './pause.js';
+import { reindex } from './reindex.js';
 import { restart } from './restart.js';
 import { restore } from './restore.js';
 import { search } from './search.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   logs,
   doctor,
   search,
+  reindex,
   init,
   uninstall,
   demo,

@@ -34,6 +34,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       paused: pauses(ctx.settings.home, ctx.now()),
       storage: await ctx.storageHealth(),
       ...ctx.status(),
+      semantic: await ctx.semanticStatus(),
     }),
   );
 

@@ -15,6 +15,8 @@ import type {
   ListRecordsOptions,
   LogQuery,
   Member,
+  MissingVectorsOptions,
+  MissingVectorsPage,
   NewMember,
   PendingEntry,
   PendingSummary,
@@ -22,6 +24,7 @@ import type {
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
   ScanPage,
@@ -31,6 +34,9 @@ import type {
   StorageBackend,
   StorageStats,
   StoredEvent,
+  VectorCoverage,
+  VectorHit,
+  VectorSearchOptions,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import {
@@ -49,6 +55,7 @@ import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
+import { SqliteVectors } from './vectors.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
 /** Options of `openSqliteStorage`. */
@@ -61,6 +68,14 @@ export interface SqliteStorageOptions {
   search?: Omit<QueryPlanOptions, 'totalDocs'>;
   /** Default BM25 column weights (title counts most). */
   weights?: Partial<ColumnWeights>;
+  /** The in-memory vector cache behind `searchVectors`. */
+  vectors?: VectorCacheOptions;
+}
+
+/** Options of the in-memory vector cache behind `searchVectors`. */
+export interface VectorCacheOptions {
+  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
+  maxCachedVectors?: number;
 }
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
@@ -150,6 +165,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #statements: StatementCache;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
+  readonly #vectors: SqliteVectors;
   readonly #checkpointer: Checkpointer | undefined;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
@@ -181,6 +197,7 @@ class SqliteBackend implements SqliteStorage {
     const checkpointer = this.#checkpointer;
     this.#writes = new WriteBatcher(sqlite, checkpointer && (() => checkpointer.committed()));
     this.#w = prepareWrites(sqlite);
+    this.#vectors = new SqliteVectors(sqlite, options.vectors);
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
@@ -516,6 +533,34 @@ class SqliteBackend implements SqliteStorage {
       );
     }
     return sql.join(parts, sql` `);
+  }
+
+  // ---- record vectors ----
+
+  async putVectors(modelId: string, vectors: readonly RecordVector[]): Promise<number> {
+    this.#open();
+    if (vectors.length === 0) return 0;
+    return this.#writes.enqueue(() => this.#vectors.put(modelId, vectors));
+  }
+
+  async searchVectors(query: VectorSearchOptions): Promise<VectorHit[]> {
+    this.#open();
+    return this.#vectors.search(query);
+  }
+
+  async recordsWithoutVector(query: MissingVectorsOptions): Promise<MissingVectorsPage> {
+    this.#open();
+    return this.#vectors.missing(query);
+  }
+
+  async vectorCoverage(modelId: string, namespace?: string): Promise<VectorCoverage> {
+    this.#open();
+    return this.#vectors.coverage(modelId, namespace);
+  }
+
+  async deleteVectorsExcept(modelId: string): Promise<number> {
+    this.#open();
+    return this.#writes.enqueue(() => this.#vectors.deleteExcept(modelId));
   }
 
   // ---- pending buffer ----

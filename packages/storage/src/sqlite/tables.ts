@@ -69,6 +69,15 @@ export interface Tables {
     error: string | null;
     started_at: string;
   };
+  record_vectors: {
+    seq: number | undefined;
+    record_id: string;
+    namespace: string;
+    model_id: string;
+    dim: number;
+    vector: Uint8Array;
+  };
+  vector_generations: { namespace: string; generation: number };
   namespace_counts: {
     namespace: string;
     events: number;
