@@ -41,7 +41,9 @@ describe('/v1/stream clients', () => {
   it('a client that stops reading is disconnected; collector memory stays bounded', async () => {
     const home = tempHome();
     const port = await freePort();
-    const collector = await spawnCollector(envFor(home, port), port);
+    // The embedding model (about 250 MB, loaded in the background) would swamp what is measured.
+    const env = { ...envFor(home, port), KIRO_LEARN_SEMANTIC_ENABLED: 'false' };
+    const collector = await spawnCollector(env, port);
     try {
       const paused = await pausedClient(port);
       const warm = flood(port, 4);
