@@ -1,7 +1,8 @@
 // One server for the ingest benchmark, in its own process so it does not share an event
-// loop with the client: `echo` (a bare hono route that parses and returns the JSON body)
-// or `collector` (the full pipeline over a fresh SQLite file). Prints its port, and on
-// SIGTERM the CPU microseconds it used since SIGUSR2.
+// loop with the client: `echo` (a bare hono route that parses and returns the JSON body),
+// `collector` (the full pipeline over a fresh SQLite file) or `postgres` (the full
+// pipeline over PostgreSQL: BENCH_POSTGRES_URL, schema BENCH_POSTGRES_SCHEMA). Prints its
+// port, and on SIGTERM the CPU microseconds it used since SIGUSR2.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { Hono } from 'hono';
 import { createCollector, normalizeSettings } from 'kiro-learn';
 
@@ -23,7 +25,13 @@ if (mode === 'echo') {
   port = (server.address() as AddressInfo).port;
 } else {
   home = mkdtempSync(join(tmpdir(), 'kl-bench-'));
-  const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+  const storage =
+    mode === 'postgres'
+      ? await openPostgresStorage({
+          url: process.env['BENCH_POSTGRES_URL'] ?? '',
+          schema: process.env['BENCH_POSTGRES_SCHEMA'] ?? 'public',
+        })
+      : await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
   const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
   ({ port } = await collector.listen());
 }

@@ -213,7 +213,8 @@ export function pgSearch(
         const frequency = df.get(term) ?? 0;
         return {
           query: terms.get(term) ?? '',
-          idf: Math.log(1 + (totalDocs - frequency + 0.5) / (frequency + 0.5)),
+          // FTS5's BM25 IDF (floored the same way), so both backends weigh terms alike.
+          idf: Math.max(1e-6, Math.log((totalDocs - frequency + 0.5) / (frequency + 0.5))),
         };
       });
       try {

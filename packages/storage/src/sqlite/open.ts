@@ -46,6 +46,7 @@ import { Checkpointer } from './checkpointer.js';
 import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
+import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
@@ -91,7 +92,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
       cause: error,
     });
   }
-  cacheStatements(sqlite);
+  const statements = new StatementCache(sqlite);
   if (path !== ':memory:') chmodSync(path, 0o600);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -100,7 +101,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   sqlite.pragma('temp_store = MEMORY');
   // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
   sqlite.pragma('secure_delete = ON');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({
+    dialect: new SqliteDialect({ database: statements.forKysely() }),
+  });
   try {
     await migrate(db as unknown as Kysely<unknown>);
     // A scratch index with the same tokenizer: it turns prompt words into index terms.
@@ -113,25 +116,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     await db.destroy();
     throw error;
   }
-  return new SqliteBackend(db, sqlite, path, options);
-}
-
-/**
- * kysely prepares every query anew; SQLite's parse and plan then cost more than the write
- * itself. Reusing statements by their text roughly halves a small write (bounded, because
- * `IN (?, ?, …)` lists make one text per length).
- */
-function cacheStatements(sqlite: Database.Database, max = 500): void {
-  const prepare = sqlite.prepare.bind(sqlite);
-  const statements = new Map<string, Database.Statement>();
-  sqlite.prepare = ((source: string) => {
-    let statement = statements.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      if (statements.size < max) statements.set(source, statement);
-    }
-    return statement;
-  }) as typeof sqlite.prepare;
+  return new SqliteBackend(db, sqlite, path, options, statements);
 }
 
 const now = () => new Date().toISOString();
@@ -148,6 +133,7 @@ class SqliteBackend implements SqliteStorage {
   readonly db: Kysely<Tables>;
   readonly path: string;
   readonly #sqlite: Database.Database;
+  readonly #statements: StatementCache;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
   readonly #checkpointer: Checkpointer | undefined;
@@ -164,9 +150,11 @@ class SqliteBackend implements SqliteStorage {
     sqlite: Database.Database,
     path: string,
     options: SqliteStorageOptions,
+    statements: StatementCache,
   ) {
     this.db = db;
     this.#sqlite = sqlite;
+    this.#statements = statements;
     this.path = path;
     if (path !== ':memory:') {
       // The worker checkpoints; the writer's own autocheckpoint only bounds the WAL when
@@ -403,11 +391,13 @@ class SqliteBackend implements SqliteStorage {
 
   /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
   #termStats(words: readonly string[], totalDocs: number): TermStat[] {
-    const insert = this.#sqlite.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+    const insert = this.#statements.prepare(
+      'INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)',
+    );
     const stats: TermStat[] = [];
     const load = this.#sqlite.transaction(() => {
       for (const [i, word] of words.entries()) insert.run(i + 1, word);
-      const instances = this.#sqlite
+      const instances = this.#statements
         .prepare('SELECT term, doc FROM temp.query_terms_vocab')
         .all() as Array<{ term: string; doc: number }>;
       this.#sqlite.exec('DELETE FROM temp.query_terms');
@@ -433,7 +423,7 @@ class SqliteBackend implements SqliteStorage {
   #documentFrequency(word: string, term: string, totalDocs: number): number {
     const cached = this.#dfCache.get(term);
     if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) return cached.df;
-    this.#dfStatement ??= this.#sqlite
+    this.#dfStatement ??= this.#statements
       .prepare('SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)')
       .pluck();
     let df = 0;
@@ -599,11 +589,11 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const added: Member = { name: member.name, role: member.role, createdAt: now() };
     return this.#writes.enqueue(() => {
-      const taken = this.#sqlite
+      const taken = this.#statements
         .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
         .get(member.name, member.tokenHash);
       if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
-      this.#sqlite
+      this.#statements
         .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
         .run(added.name, added.role, member.tokenHash, added.createdAt);
       return added;
@@ -627,7 +617,7 @@ class SqliteBackend implements SqliteStorage {
   async removeMember(name: string): Promise<boolean> {
     this.#open();
     return this.#writes.enqueue(
-      () => this.#sqlite.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
+      () => this.#statements.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
     );
   }
 
