@@ -24,6 +24,35 @@ function run(label, cmd, args) {
   return result.status === 0;
 }
 
+/**
+ * The viewer's browser tests need Chromium. Where it is missing, install it when this
+ * machine can (root with apt-get: once, quietly); otherwise stop before running anything,
+ * with one line that says how to get it.
+ */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  const root = process.getuid?.() === 0;
+  if (process.env.CHROMIUM_PATH === undefined && apt && root) {
+    console.log('Chromium is missing (the viewer tests need it): installing it with apt-get…');
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+      ],
+      { stdio: 'ignore' },
+    );
+    if (existsSync(path)) return;
+  }
+  console.error(
+    `No Chromium at ${path}: the viewer tests need it. Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to its executable, then run the tests again. No test ran.`,
+  );
+  process.exit(1);
+}
+
+ensureChromium();
 for (const report of reports) rmSync(report, { force: true });
 const steps = [
   run('lint', 'biome', ['ci', '.']),

@@ -18,12 +18,15 @@ import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import type { Semantic } from './semantic.js';
+import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
@@ -38,6 +41,11 @@ export interface CollectorOptions {
   retrieve?: RetrieveFn;
   /** Session-start context for `?retrieve=session_start`; the retrieval package's when omitted. */
   sessionStart?: RetrieveFn;
+  /**
+   * The embedding model and its background work (createSemantic); retrieval and search are
+   * hybrid while its model is loaded, lexical otherwise. Closed by the collector.
+   */
+  semantic?: Semantic;
   /** Search for GET /v1/memories/search; ranked like retrieval when omitted. */
   search?: SearchFn;
   /** A sub-app mounted at `/ui` (the viewer). */
@@ -50,8 +58,16 @@ export interface CollectorOptions {
   storageHealth?: () => Promise<StorageHealth>;
   /** Version reported by /healthz. */
   version?: string;
-  /** How long shutdown waits for in-flight requests before cutting connections, in ms. */
+  /**
+   * The whole shutdown's time limit, in ms (10 s): in-flight requests, then extraction,
+   * then closing the database. Work still running at the limit is cut (a batch being
+   * extracted stays pending; nothing acknowledged is lost).
+   */
   shutdownGraceMs?: number;
+  /** Called when shutdown has to cut extraction short (the daemon aborts its agents). */
+  abortExtraction?: () => void;
+  /** Limits of /v1/stream (FANOUT_DEFAULTS). */
+  streams?: Partial<Omit<FanoutOptions, 'onDrop'>>;
   /** Clock in epoch milliseconds (pauses, retention, backups); Date.now when omitted. */
   now?: () => number;
   /** Embeds imported records for the current model, when there is an embedder. */
@@ -90,6 +106,16 @@ export function createCollector(options: CollectorOptions): Collector {
   const logger = options.logger ?? silentLogger;
   const metrics = createMetrics();
   const hub = new ActivityHub((error) => logger.error('activity listener failed', { error }));
+  const fanout = new SseFanout({
+    ...options.streams,
+    onDrop: () => {
+      metrics.streamsDropped.inc();
+      logger.warn('stream client disconnected: it stopped reading', {
+        limit_bytes: options.streams?.maxQueuedBytes ?? FANOUT_DEFAULTS.maxQueuedBytes,
+      });
+    },
+  });
+  hub.on((activity) => fanout.publish(activity));
   const closers = new Set<() => void>();
   let port = settings.port;
   let server: Server | undefined;
@@ -100,13 +126,17 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     budgetMs: settings.retrieval.budgetMs,
     maxRecords: settings.retrieval.records,
+    ...(options.semantic ? { semantic: { embedder: options.semantic.embedder } } : {}),
     onError: (error) => logger.warn('retrieval error', { error }),
   });
+  const semantic = options.semantic;
   const ctx: AppContext = {
     storage,
     settings,
     scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
+    recentHooks: createRecentHooks(),
     hub,
+    fanout,
     metrics,
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
     sessionStart:
@@ -141,8 +171,13 @@ export function createCollector(options: CollectorOptions): Collector {
       }),
     captureGate: createCaptureGate(settings.home, settings.capture, options.now),
     now: options.now ?? Date.now,
-    ...(options.embedRecords ? { embedRecords: options.embedRecords } : {}),
     logger,
+    embedRecords:
+      options.embedRecords ?? ((records) => semantic?.embedRecords(records) ?? Promise.resolve()),
+    semanticStatus: async () =>
+      semantic
+        ? semantic.status()
+        : { state: 'off', reason: 'this collector was built without an embedding model' },
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
@@ -163,13 +198,19 @@ export function createCollector(options: CollectorOptions): Collector {
     // turns hono's lightweight response into a web Headers object on every request.
     const outgoing = outgoingOf(c);
     outgoing?.setHeader('X-Request-Id', id);
+    // Marks every answer as the collector's: a hook treats a refusal from another program
+    // on the port as the collector being away, and keeps the event.
+    outgoing?.setHeader('X-Kiro-Learn', ctx.version);
     inFlight++;
     try {
       await next();
     } finally {
       inFlight--;
     }
-    if (!outgoing) c.res.headers.set('X-Request-Id', id);
+    if (!outgoing) {
+      c.res.headers.set('X-Request-Id', id);
+      c.res.headers.set('X-Kiro-Learn', ctx.version);
+    }
     const status = c.res.status;
     metrics.requests.inc({ method: c.req.method, status: String(status) });
     if (status < 400 && !logger.enabled('debug')) return;
@@ -263,24 +304,43 @@ export function createCollector(options: CollectorOptions): Collector {
 
   const shutdown = async () => {
     const grace = options.shutdownGraceMs ?? 10_000;
+    const deadline = Date.now() + grace;
+    // Closing the database is the last step and must always happen: keep time for it.
+    const reserve = Math.min(2000, grace / 4);
+    const left = () => Math.max(0, deadline - reserve - Date.now());
     if (server) {
       const s = server;
       const stopped = new Promise<void>((resolve) => s.close(() => resolve()));
       for (const close of closers) close();
+      fanout.closeAll();
       s.closeIdleConnections();
-      const deadline = Date.now() + grace;
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // In-flight requests get half the time; then connections are cut.
+      const requestsDeadline = Date.now() + left() / 2;
+      while (inFlight > 0 && Date.now() < requestsDeadline) await sleep(10);
       s.closeIdleConnections();
-      const cut = setTimeout(() => s.closeAllConnections(), Math.max(0, deadline - Date.now()));
+      s.closeAllConnections();
       await stopped;
-      clearTimeout(cut);
     }
-    try {
+    const draining = (async () => {
       await unwatch?.();
       await options.drain?.();
+      await semantic?.close();
       await retriever.flush();
-    } catch (error) {
-      logger.error('drain failed', { error });
+    })().then(
+      () => true,
+      (error: unknown) => {
+        logger.error('drain failed', { error });
+        return true;
+      },
+    );
+    // Running extractions may finish until shortly before the limit; then their agents are
+    // stopped (SIGTERM, SIGKILL after their 2 s grace) and the batches stay pending.
+    if (!(await within(draining, left() - AGENT_STOP_MS))) {
+      logger.warn('shutdown: stopping extractions still running; their batches stay pending', {
+        grace_ms: grace,
+      });
+      options.abortExtraction?.();
+      await within(draining, left());
     }
     await storage.close();
   };
@@ -304,4 +364,22 @@ export function createCollector(options: CollectorOptions): Collector {
       hub.emit({ type: 'extraction', extraction: entry });
     },
   };
+}
+
+/** Time an aborted extraction agent gets to go (its SIGTERM → SIGKILL grace, and some). */
+const AGENT_STOP_MS = 2500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the promise's value, or false when it has not settled within `ms`. */
+async function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -6,7 +6,10 @@ import type { CaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { Logger } from './log/logger.js';
 import type { CollectorMetrics } from './metrics.js';
+import type { RecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
+import type { SemanticStatus } from './semantic.js';
+import type { SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
 /** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
@@ -26,7 +29,11 @@ export interface AppContext {
   storage: StorageBackend;
   settings: CollectorSettings;
   scrubber: Scrubber;
+  /** Recognises a hook that fired twice (same project, surface, session, kind and body). */
+  recentHooks: RecentHooks;
   hub: ActivityHub;
+  /** The SSE clients of /v1/stream (bounded, off the ingest path). */
+  fanout: SseFanout;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;
   /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */
@@ -36,9 +43,14 @@ export interface AppContext {
   captureGate: CaptureGate;
   /** The collector's clock, in epoch milliseconds (injected by tests). */
   now: () => number;
-  /** Embeds records for the current model (imports); absent without an embedder. */
-  embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
   logger: Logger;
+  /**
+   * Embeds records for the current model before a save or an import returns (a no-op
+   * without semantic search).
+   */
+  embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
+  /** Whether semantic search is on, and why not. */
+  semanticStatus: () => Promise<SemanticStatus>;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

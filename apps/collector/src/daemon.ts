@@ -1,4 +1,7 @@
+import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
+import { refreshHookScripts } from '@kiro-learn/shims';
+import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { startMaintenance } from './data/maintenance.js';
@@ -6,9 +9,10 @@ import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
 import { cliAddress, probe } from './lifecycle/client.js';
-import { daemonFiles, removePidFile, writePidFile } from './lifecycle/files.js';
+import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
+import { createSemantic } from './semantic.js';
 import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
@@ -46,6 +50,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const settings = loaded.config;
   ensureDataDir(settings.home);
   const files = daemonFiles(settings.home);
+  // One collector per data dir: a second one would extract the same batches twice.
+  const lock = lockDataDir(files, settings.home, settings.port);
+  // Written at once (the port is confirmed after listen): while the lock is held, the PID
+  // file names its holder, so `kiro-learn stop` can always find a live collector.
+  const pidInfo = {
+    pid: process.pid,
+    host: settings.host,
+    port: settings.port,
+    version: VERSION,
+    startedAt: new Date().toISOString(),
+  };
+  writePidFile(files.pid, pidInfo);
   const logger = createLogger({
     file: files.log,
     level: settings.logLevel,
@@ -54,24 +70,52 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(options.pretty ? { pretty: options.pretty } : {}),
   });
   for (const warning of loaded.warnings) logger.warn(`setting: ${warning}`);
+  // Agents a killed predecessor left running (the lock says none is alive).
+  const reaped = reapStaleAgents(files.agents);
+  if (reaped.length > 0)
+    logger.warn('stopped extraction agents left by a previous run', { pids: reaped });
+  // After an upgrade the hook scripts init copied into the data dir are the old release's:
+  // bring them up to date, so hooks and collector speak the same release.
+  try {
+    const refreshed = refreshHookScripts(settings.home);
+    if (refreshed.length > 0) {
+      logger.info('hook scripts refreshed', { files: refreshed.length, version: VERSION });
+    }
+  } catch (error) {
+    logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
+  }
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {
     opened = await openCollectorStorage(settings, files.database);
   } catch (error) {
+    logger.error('cannot open the database', { error });
     logger.close();
+    removePidFile(files.pid, process.pid);
+    lock.release();
+    if (error instanceof StorageError) {
+      throw new CollectorError('start_failed', error.message, { cause: error });
+    }
     throw error;
   }
   const { storage } = opened;
   const startedAt = Date.now();
-  const { extractor, buffer } = createPipeline(storage, settings, logger);
+  const agents = new AbortController();
+  const { extractor, buffer } = createPipeline(storage, settings, logger, {
+    signal: agents.signal,
+    pidDir: files.agents,
+  });
+  // Loads in a worker thread: /healthz answers meanwhile, retrieval is lexical until then.
+  const semantic = createSemantic(storage, settings, logger);
   const collector = createCollector({
     storage,
     storageHealth: () => opened.health(),
     settings,
     logger,
+    semantic,
     version: VERSION,
     drain: () => buffer.drain(),
+    abortExtraction: () => agents.abort(),
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
     ui: viewerApp({
       storage,
@@ -95,13 +139,20 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   collector.onEventStored((event) => {
     if (isExtractable(event)) buffer.notify(event);
   });
-  buffer.onExtraction((run) => collector.reportExtraction(run));
+  buffer.onExtraction((run) => {
+    collector.reportExtraction(run);
+    // New records: embed them off the ingest path.
+    if (run.records > 0) semantic.catchUp();
+  });
   let url: string;
   try {
     ({ url } = await collector.listen());
   } catch (error) {
+    agents.abort();
     await collector.close();
     logger.close();
+    removePidFile(files.pid, process.pid);
+    lock.release();
     if (error instanceof CollectorError && error.code === 'port_in_use') {
       const running = await probe(cliAddress(options.env));
       if (running.ok) {
@@ -118,13 +169,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
-  writePidFile(files.pid, {
-    pid: process.pid,
-    host: settings.host,
-    port: settings.port,
-    version: VERSION,
-    startedAt: new Date(startedAt).toISOString(),
-  });
+  writePidFile(files.pid, { ...pidInfo, port: Number(new URL(url).port) });
   logger.info('collector started', {
     url,
     pid: process.pid,
@@ -140,12 +185,39 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await maintenance.stop();
         await collector.close();
       } finally {
+        // The PID file goes last but one, and the lock last: while either is there, a
+        // `kiro-learn stop` or `start` still sees this process as the data dir's collector.
         removePidFile(files.pid, process.pid);
         logger.info('collector stopped');
         logger.close();
+        lock.release();
       }
     })();
     return stopping;
   };
   return { collector, url, stop };
+}
+
+/**
+ * Takes the data dir's lock, or explains who holds it: "already running" (exit 0 for
+ * `start`) when that collector serves the same port, else a refusal naming it.
+ */
+function lockDataDir(files: ReturnType<typeof daemonFiles>, home: string, port: number): FileLock {
+  try {
+    return lockFile(files.lock);
+  } catch (error) {
+    if (!(error instanceof StorageError && error.code === 'locked')) throw error;
+    const holder = readPidFile(files.pid);
+    if (!holder || holder.port === port) {
+      throw new CollectorError(
+        'port_in_use',
+        `a kiro-learn collector is already running${holder ? ` (pid ${holder.pid})` : ''} on port ${port} with the data dir ${home}`,
+      );
+    }
+    throw new CollectorError(
+      'data_dir_locked',
+      `the data dir ${home} is in use by another kiro-learn collector (pid ${holder.pid}, port ${holder.port}): stop it first (kiro-learn stop), or give this one its own data dir (KIRO_LEARN_HOME)`,
+      { cause: error },
+    );
+  }
 }

@@ -2,6 +2,8 @@
 export type CollectorErrorCode =
   | 'invalid_settings'
   | 'port_in_use'
+  /** Another collector holds the data dir's lock. */
+  | 'data_dir_locked'
   | 'start_failed'
   | 'not_running'
   | 'usage'

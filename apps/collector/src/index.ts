@@ -14,6 +14,13 @@ export type { Activity, ActivityListener, RetrievalActivity } from './activity.j
 export { type Collector, type CollectorOptions, createCollector, type ListenInfo } from './app.js';
 // The CLI's command registry (one file per command under src/commands/).
 export { COMMANDS, type Command, type CommandIO, runCli } from './commands/index.js';
+// One KIRO_LEARN_* variable per settings key, generated from the schema.
+export {
+  envName,
+  OTHER_ENV_VARIABLES,
+  type SettingEnvVariable,
+  settingsEnvVariables,
+} from './config/env.js';
 // Settings: settings.json + KIRO_LEARN_* → schema → normalize → rules.
 export { type LoadedSettings, loadSettings } from './config/load.js';
 export { checkRules, type RuleFindings } from './config/rules.js';
@@ -44,4 +51,11 @@ export {
 // Prometheus metrics.
 export { type CollectorMetrics, createMetrics } from './metrics.js';
 export type { RetrieveFn, RetrieveOutcome, RetrieveRequest } from './retrieve.js';
+// The embedding model of a collector: loaded in the background, vectors kept current.
+export {
+  createSemantic,
+  type EmbedderLoader,
+  type Semantic,
+  type SemanticStatus,
+} from './semantic.js';
 export { VERSION } from './version.js';

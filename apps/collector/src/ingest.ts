@@ -41,6 +41,8 @@ export interface IngestOptions {
   imported?: boolean;
   /** When the event first arrived (an import keeps the exported time). */
   receivedAt?: string;
+  /** Posted by a hook (`?hook=1`): a repeat of the same hook within seconds is stored once. */
+  hook?: boolean;
 }
 
 /**
@@ -58,7 +60,8 @@ export function refuseSecretNamespace(ctx: AppContext, namespace: string): void 
 
 /**
  * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
- * or ignored project stores nothing and gets no context) → store (with its pending-buffer entry, in one
+ * or ignored project stores nothing and gets no context) → (a hook's repeat: answered,
+ * not stored) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
  * retrieval for prompts. The 200 goes out only after the store committed.
  */
@@ -78,10 +81,23 @@ export async function ingestEvent(
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'skipped' });
     return { event_id: event.event_id, stored: false, skipped };
   }
-  const { stored } = await ctx.storage.putEvent(event, {
-    pending: !options.imported && isExtractable(event),
-    ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
-  });
+  // The same hook fired twice (two configurations of one agent): stored once, and the
+  // repeat gets no context, so the agent does not read it twice either.
+  const remembered = options.hook === true;
+  if (remembered && ctx.recentHooks.repeatOf(event)) {
+    ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'duplicate' });
+    return { event_id: event.event_id, stored: false };
+  }
+  let stored: boolean;
+  try {
+    ({ stored } = await ctx.storage.putEvent(event, {
+      pending: !options.imported && isExtractable(event),
+      ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
+    }));
+  } catch (error) {
+    if (remembered) ctx.recentHooks.forget(event);
+    throw error;
+  }
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });

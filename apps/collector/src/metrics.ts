@@ -104,6 +104,10 @@ export function createMetrics() {
       'kiro_learn_extractions_total',
       'Extraction batches by outcome (ok, skipped, failed).',
     ),
+    streamsDropped: new Counter(
+      'kiro_learn_stream_clients_dropped_total',
+      '/v1/stream clients disconnected because they stopped reading.',
+    ),
     extractedRecords: new Counter(
       'kiro_learn_extracted_records_total',
       'Memory records stored by extraction.',

@@ -14,12 +14,14 @@ export interface Pipeline {
 /**
  * Builds the extractor the settings ask for (the ACP agent when its command is installed,
  * else the built-in rules, unless `extraction.mode` says otherwise) and the per-project
- * pending buffer that feeds it.
+ * pending buffer that feeds it. `agents.signal` stops running agents (shutdown);
+ * `agents.pidDir` records them for reapStaleAgents.
  */
 export function createPipeline(
   storage: StorageBackend,
   settings: CollectorSettings,
   logger: Logger,
+  agents: { signal?: AbortSignal; pidDir?: string } = {},
 ): Pipeline {
   const extractor = createExtractor({
     mode: settings.extraction.mode,
@@ -27,6 +29,7 @@ export function createPipeline(
     concurrency: settings.extraction.concurrency,
     timeoutMs: settings.extraction.timeoutMs,
     attempts: settings.extraction.attempts,
+    ...agents,
   });
   // Events are scrubbed before they are stored, but a model can still write a secret (or
   // reassemble one): what it returns is scrubbed too, with the same patterns.

@@ -1,11 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCollector } from '../src/app.js';
+import { normalizeSettings } from '../src/config/settings.js';
 import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
 
-const FIXTURES = '/work/shared/fixtures/hook-payloads';
+/** An agent's own hook payload, copied into the repository. */
+const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
 
 function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
@@ -370,6 +377,37 @@ describe('GET /v1/stream', () => {
 });
 
 describe('failures', () => {
+  it('answers 507 "disk full" when the database cannot grow, stores nothing, and recovers', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kl-full-'));
+    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+    const collector = createCollector({
+      storage,
+      settings: normalizeSettings({ port: 0 }, home),
+    });
+    const { port } = await collector.listen();
+    try {
+      // SQLite's own size limit: past it every write fails with SQLITE_FULL, as on a full disk.
+      const pages = Number(
+        (await sql<{ page_count: number }>`PRAGMA page_count`.execute(storage.db)).rows[0]!
+          .page_count,
+      );
+      await sql.raw(`PRAGMA max_page_count = ${pages}`).execute(storage.db);
+      const big = makeEvent({ body: { type: 'text', content: 'x'.repeat(200_000) } });
+      const full = await send(port, 'POST', '/v1/events', { body: big });
+      expect(full.status).toBe(507);
+      expect(full.json).toMatchObject({
+        error: 'disk full',
+        details: expect.stringMatching(/nothing was stored/),
+      });
+      await sql.raw('PRAGMA max_page_count = 1073741823').execute(storage.db);
+      expect((await send(port, 'GET', `/v1/events/${big.event_id}`)).status).toBe(404);
+      expect((await send(port, 'POST', '/v1/events', { body: big })).status).toBe(200);
+    } finally {
+      await collector.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('answers 500 without internals when a dependency throws', async () => {
     const broken = await startCollector(
       {},

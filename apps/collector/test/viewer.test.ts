@@ -246,6 +246,10 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
               lastError: 'summarizer timed out after 120 s',
             }
           : buffer.compactionStatus(ns),
+      paused: (ns) =>
+        ns === NS
+          ? { since: new Date().toISOString(), until: '2030-01-01T00:00:00.000Z' }
+          : undefined,
       extractNow: async (ns) => {
         if (ns === OTHER_NS) throw new Error('the compressor agent is not installed');
         extractRequests.push(ns);
@@ -290,7 +294,7 @@ beforeAll(async () => {
   base = collector.url;
   stop = collector.close;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium',
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     headless: true,
     args: [
       '--headless',
@@ -447,8 +451,11 @@ describe('viewer', () => {
     await page.goto(`${base}/ui/#/projects`);
     const row = page.getByRole('row', { name: /billing-api/ });
     await row.getByText('closed').waitFor();
+    // Capture of billing-api is paused (kiro-learn pause): the row says so, until when.
+    await row.getByTitle('Capture paused until 2030-01-01T00:00:00.000Z').waitFor();
     const other = page.getByRole('row', { name: /web-ui/ });
     await other.getByText('open', { exact: true }).waitFor();
+    expect(await other.getByText('paused', { exact: true }).count()).toBe(0);
     await other.getByText(/failed · 0 records/).waitFor();
     await shot('projects');
     await row.getByRole('button', { name: /Extract now/ }).click();

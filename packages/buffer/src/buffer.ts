@@ -99,7 +99,10 @@ export interface ProjectStatus {
   pendingBytes: number;
   /** Pending bytes are at the ceiling: new events are stored but not buffered. */
   overCeiling: boolean;
-  /** Events stored but left out of the buffer because of the ceiling, since start. */
+  /**
+   * Events parked past the ceiling since start: stored, out of the buffer until its
+   * backlog drains, then re-queued (oldest first) and extracted.
+   */
   unbufferedEvents: number;
   /** An extraction is running now. */
   extracting: boolean;
@@ -146,7 +149,8 @@ export interface PendingBuffer {
   /**
    * Tells the watcher an event was stored with `{pending: true}`. Never throws, never
    * waits: a turn end extracts now, the threshold extracts now, anything else re-arms the
-   * idle timer. Past the ceiling the event is taken back out of the buffer (it stays stored).
+   * idle timer. Past the ceiling the event is parked (it stays stored, leaves the buffer)
+   * and re-queued once the project's backlog drains below the ceiling.
    */
   notify(event: Event): void;
   /**
@@ -183,6 +187,8 @@ interface Project {
   pendingCount: number;
   pendingBytes: number;
   unbuffered: number;
+  /** Entries parked past the ceiling and not yet re-queued (as far as this buffer knows). */
+  parked: number;
   breaker: Breaker;
   timer?: NodeJS.Timeout;
   next?: { at: number; trigger: Trigger };
@@ -198,6 +204,10 @@ interface Project {
   exhausted?: { at: number; tokens: number; through: string };
   compactionError?: string;
 }
+
+/** StorageError `stale_batch` (checked by code: the buffer needs only storage's types). */
+const isStaleBatch = (error: unknown) =>
+  (error as { code?: unknown } | undefined)?.code === 'stale_batch';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -247,6 +257,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         pendingCount: 0,
         pendingBytes: 0,
         unbuffered: 0,
+        parked: 0,
         passes: 0,
         breaker: createBreaker({
           failures: options.breakerFailures,
@@ -423,6 +434,7 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         maxEvents: options.maxBatchEvents,
       });
       if (batch.eventIds.length === 0) {
+        if (p.parked > 0 && (await requeue(p)) > 0) continue;
         // Another collector extracted it meanwhile: forget the stale counts.
         await refresh(p).catch(onError);
         break;
@@ -468,7 +480,8 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
         p.breaker.success();
       } catch (error) {
         failure = error;
-        p.breaker.failure(now());
+        // A batch someone else committed meanwhile is no fault of the extractor.
+        if (!isStaleBatch(error)) p.breaker.failure(now());
       }
       const records = failure === undefined ? (outcome?.records ?? []) : [];
       // Summary records written by passes are stored even when a later step failed.
@@ -496,8 +509,24 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       await storage.logExtraction(entry).catch(onError);
       if (failure !== undefined) break;
       reason = 'backlog';
+      // The backlog drained below the ceiling: what was parked past it goes next.
+      if (!more && p.parked > 0) more = (await requeue(p)) > 0;
     }
     return run;
+  }
+
+  /** Moves parked entries back into the project's buffer, up to the ceiling. */
+  async function requeue(p: Project): Promise<number> {
+    try {
+      if (!storage.requeueParked) return 0;
+      const moved = await storage.requeueParked(p.namespace, options.ceilingBytes);
+      p.parked = Math.max(0, p.parked - moved);
+      if (moved > 0) await refresh(p);
+      return moved;
+    } catch (error) {
+      onError(error);
+      return 0;
+    }
   }
 
   return {
@@ -506,9 +535,12 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       const p = project(event.namespace);
       if (p.pendingBytes >= options.ceilingBytes) {
         p.unbuffered++;
-        const removal = storage
-          .removePending(event.namespace, [event.event_id])
-          .then(() => {}, onError);
+        if (storage.parkPending) p.parked++;
+        const removal = (
+          storage.parkPending
+            ? storage.parkPending(event.namespace, [event.event_id])
+            : storage.removePending(event.namespace, [event.event_id])
+        ).then(() => {}, onError);
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));
         return;
@@ -526,6 +558,12 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
 
     async start() {
       if (closed) throw new BufferError('closed', 'the buffer was drained; create a new one');
+      // Entries parked before a stop go back first, as far as the ceiling allows.
+      for (const parked of (await storage.parkedSummary?.()) ?? []) {
+        const p = project(parked.namespace);
+        p.parked = parked.count;
+        await requeue(p);
+      }
       for (const summary of await storage.pendingSummary()) {
         const p = project(summary.namespace);
         p.pendingCount = summary.count;

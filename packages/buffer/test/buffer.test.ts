@@ -224,6 +224,71 @@ describe('pending buffer', () => {
     expect(kept.map((e) => e.event_id)).toEqual(expect.arrayContaining(pending));
   });
 
+  it('re-queues what was parked past the ceiling once the backlog drains: every event is extracted', async () => {
+    const { storage } = await tempStorage();
+    let healthy = false;
+    const extracted = new Set<string>();
+    const buffer = track(
+      createBuffer({
+        storage,
+        extract: async (batch) => {
+          if (!healthy) throw new Error('extractor down');
+          for (const e of batch.events) extracted.add(e.event_id);
+          return oneRecord(batch);
+        },
+        options: { ...quiet, thresholdBytes: 2000, ceilingBytes: 4000, maxBatchBytes: 2000 },
+      }),
+    );
+    const sent: string[] = [];
+    for (let i = 0; i < 30; i++)
+      sent.push((await ingest(storage, buffer, event('note', 'y'.repeat(400)))).event_id);
+    expect(buffer.status().projects[0]!.unbufferedEvents).toBeGreaterThan(0);
+    healthy = true;
+    await buffer.extractNow(NS);
+    expect([...extracted].sort()).toEqual([...sent].sort());
+    expect(await pendingIds(storage)).toEqual([]);
+    expect(await storage.parkedSummary()).toEqual([]);
+  });
+
+  it('re-queues parked entries left by a previous run at start', async () => {
+    const { storage } = await tempStorage();
+    const parked = [event('note', 'a'), event('note', 'b')];
+    for (const e of parked) await storage.putEvent(e, { pending: true });
+    await storage.parkPending(
+      NS,
+      parked.map((e) => e.event_id),
+    );
+    expect(await pendingIds(storage)).toEqual([]);
+    const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
+    await buffer.start();
+    expect(await pendingIds(storage)).toEqual(parked.map((e) => e.event_id));
+  });
+
+  it('stores nothing for a batch whose pending entries another process already committed', async () => {
+    const { storage } = await tempStorage();
+    const gate = deferred();
+    const buffer = track(
+      createBuffer({
+        storage,
+        extract: async (batch) => {
+          await gate.promise;
+          return oneRecord(batch);
+        },
+        options: quiet,
+      }),
+    );
+    const e = await ingest(storage, buffer, event('session_summary'));
+    const done = runs(buffer);
+    await expect.poll(() => buffer.status().projects[0]?.extracting).toBe(true);
+    // Another collector on the same database extracts the same batch first.
+    await storage.commitExtraction({ namespace: NS, records: [], eventIds: [e.event_id] });
+    gate.resolve();
+    const [run] = await done;
+    expect(run).toMatchObject({ status: 'failed', records: 0 });
+    expect(await records(storage)).toEqual([]);
+    expect(buffer.breakerState(NS)).toBe('closed');
+  });
+
   it('refuses records of another namespace and keeps the batch', async () => {
     const { storage } = await tempStorage();
     const buffer = track(

@@ -38,6 +38,10 @@ export interface AcpExtractorOptions {
   maxPromptChars?: number;
   /** Characters kept of one tool input or output; default 16 000 (head and tail). */
   maxFieldChars?: number;
+  /** Aborting stops every running agent and fails their extractions (`aborted`). */
+  signal?: AbortSignal;
+  /** Where running agents' pids are recorded, for reapStaleAgents after a crash. */
+  pidDir?: string;
 }
 
 export const ACP_DEFAULTS = {
@@ -83,6 +87,8 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
         timeoutMs: settings.timeoutMs,
         killGraceMs: settings.killGraceMs,
         ...(settings.env ? { env: settings.env } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.pidDir ? { pidDir: options.pidDir } : {}),
       }),
     );
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { client, methods, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { ExtractorError } from './errors.js';
+import { forgetAgent, recordAgent } from './reap.js';
 
 /** One prompt to one fresh agent process. */
 export interface AcpPromptOptions {
@@ -11,7 +12,11 @@ export interface AcpPromptOptions {
   prompt: string;
   /** Working directory of the agent and of its ACP session (absolute). */
   cwd: string;
-  /** Environment of the agent process; the collector's when omitted. */
+  /**
+   * Environment of the agent process; the collector's when omitted. `KIRO_LEARN_CAPTURE`
+   * is always `off` in it: the agent may load the user's own memory hooks, which must not
+   * record (and feed back) the extraction turns themselves.
+   */
   env?: NodeJS.ProcessEnv;
   /** Whole-turn limit, spawn to last chunk. */
   timeoutMs: number;
@@ -19,6 +24,13 @@ export interface AcpPromptOptions {
   killGraceMs: number;
   /** Characters of the agent's stderr kept for the log (the tail). */
   stderrChars?: number;
+  /** Aborting stops the agent at once (shutdown); the prompt then fails with `aborted`. */
+  signal?: AbortSignal;
+  /**
+   * A directory where the agent's pid is recorded while it runs, so a later
+   * `reapStaleAgents(pidDir)` can stop agents this process left behind when it was killed.
+   */
+  pidDir?: string;
 }
 
 /** The agent's streamed reply and what it wrote to stderr. */
@@ -29,17 +41,35 @@ export interface AcpReply {
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-/** Stops the agent: EOF on stdin, then SIGTERM, then SIGKILL after the grace period; resolves once reaped. */
+/** Signals the agent's whole process group (it runs in its own), else the agent alone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+/**
+ * Stops the agent: EOF on stdin, then SIGTERM, then SIGKILL after the grace period, to
+ * its whole process group (whatever it started goes too); resolves once reaped.
+ */
 async function stop(child: ChildProcess, closed: Promise<void>, graceMs: number): Promise<void> {
   if (child.pid === undefined) return;
   if (!exited(child)) {
     child.stdin?.end();
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs);
     await closed;
     clearTimeout(timer);
   }
   await closed;
+  // Helpers the agent started may outlive it in its group.
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // the group is gone
+  }
 }
 
 /**
@@ -54,11 +84,19 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
     throw new ExtractorError('invalid_config', 'the agent command is empty');
   const stderrChars = options.stderrChars ?? 8192;
   let stderr = '';
+  if (options.signal?.aborted) throw aborted();
+  // Its own process group: stopping it stops everything it started, and a collector killed
+  // with -9 leaves a group that reapStaleAgents can find and stop.
   const child = spawn(program, args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: { ...(options.env ?? process.env), KIRO_LEARN_CAPTURE: 'off' },
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
   });
+  const record =
+    options.pidDir && child.pid !== undefined
+      ? recordAgent(options.pidDir, child.pid, program)
+      : undefined;
   const closed = new Promise<void>((resolve) => {
     child.once('close', () => resolve());
     // 'close' never comes when spawning failed.
@@ -96,6 +134,11 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
         report();
       });
     });
+  });
+  let onAbort: (() => void) | undefined;
+  const abort = new Promise<never>((_, reject) => {
+    onAbort = () => reject(aborted());
+    options.signal?.addEventListener('abort', onAbort, { once: true });
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -143,7 +186,7 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
 
   let failed: ExtractorError | undefined;
   try {
-    const stopReason = await Promise.race([turn, failure, timeout]);
+    const stopReason = await Promise.race([turn, failure, timeout, abort]);
     if (stopReason !== 'end_turn') {
       failed = new ExtractorError('protocol', `the agent stopped its turn with ${stopReason}`);
     }
@@ -163,11 +206,14 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
     }
   }
   clearTimeout(timer);
+  if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   // The losers of the race settle later; nobody else listens to them.
   turn.catch(() => {});
   failure.catch(() => {});
   timeout.catch(() => {});
+  abort.catch(() => {});
   await stop(child, closed, options.killGraceMs);
+  if (record) forgetAgent(record);
   // Read stderr only now: a crashing agent's last words arrive after its exit.
   if (failed) {
     const tail = stderr.trim().slice(-300);
@@ -176,6 +222,8 @@ export async function runAcpPrompt(options: AcpPromptOptions): Promise<AcpReply>
   }
   return { text: chunks.join(''), stderr };
 }
+
+const aborted = () => new ExtractorError('aborted', 'the extraction was stopped (shutdown)');
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -11,7 +11,9 @@ export type ExtractorErrorCode =
   /** Every attempt produced output that is neither records nor `<skip/>`. */
   | 'garbage'
   /** A configuration value cannot work (an empty command, a limit below 1). */
-  | 'invalid_config';
+  | 'invalid_config'
+  /** The caller's AbortSignal stopped the extraction (the collector shutting down). */
+  | 'aborted';
 
 /**
  * The one error class of @kiro-learn/extractor. `stderr` is the agent's, kept for the log;

@@ -37,6 +37,8 @@ export {
   COMPRESSOR_INSTRUCTIONS,
   compressorAgentConfig,
 } from './prompt.js';
+// Stopping agents a killed collector left running.
+export { reapStaleAgents } from './reap.js';
 export { type RecordContext, type RecordDraft, toRecord } from './records.js';
 // Choosing an extractor from configuration.
 export { createExtractor, type ExtractorConfig, type ExtractorMode } from './select.js';

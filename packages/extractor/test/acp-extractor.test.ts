@@ -1,8 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAcpExtractor, type ExtractorError, runAcpPrompt } from '../src/index.js';
+import {
+  createAcpExtractor,
+  type ExtractorError,
+  reapStaleAgents,
+  runAcpPrompt,
+} from '../src/index.js';
+import { recordAgent } from '../src/reap.js';
 import { type TestAgentMode, testAgentCommand } from '../src/test-agent-command.js';
 import { fixtureSession, NAMESPACE } from './fixtures/session.js';
 
@@ -126,6 +133,46 @@ describe('ACP extractor against the scripted test agent', () => {
     expect(error.stderr).toContain('ignoring SIGTERM');
     const [pid] = agentsStarted().slice(before);
     expect(alive(pid!)).toBe(false);
+  });
+
+  it('stops the agent at once when the caller aborts (shutdown), even one that ignores SIGTERM', async () => {
+    const before = agentsStarted().length;
+    const controller = new AbortController();
+    const running = failure(
+      runAcpPrompt({
+        command: testAgentCommand('stubborn'),
+        env: { ...process.env, KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile },
+        prompt: 'hello',
+        cwd: dir,
+        timeoutMs: 60_000,
+        killGraceMs: 200,
+        signal: controller.signal,
+      }),
+    );
+    while (agentsStarted().length === before) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const error = await running;
+    expect(error.code).toBe('aborted');
+    const [pid] = agentsStarted().slice(before);
+    expect(alive(pid!)).toBe(false);
+  });
+
+  it('reaps an agent a killed process left behind, from its pid record', async () => {
+    const pidDir = join(dir, 'agents');
+    // A collector killed with -9 leaves its agent running in its own process group.
+    const orphan = spawn(testAgentCommand('stubborn')[0]!, testAgentCommand('stubborn').slice(1), {
+      detached: true,
+      stdio: 'ignore',
+    });
+    orphan.unref();
+    recordAgent(pidDir, orphan.pid!, process.execPath);
+    expect(alive(orphan.pid!)).toBe(true);
+    expect(reapStaleAgents(pidDir)).toEqual([orphan.pid]);
+    await new Promise<void>((resolve) => orphan.once('exit', () => resolve()));
+    expect(readdirSync(pidDir)).toEqual([]);
+    // A record whose process is gone (or is another program now) is only forgotten.
+    recordAgent(pidDir, orphan.pid!, process.execPath);
+    expect(reapStaleAgents(pidDir)).toEqual([]);
   });
 
   it('splits a batch too large for one prompt and combines the records', async () => {

@@ -2,8 +2,7 @@
 // calling a tool with the official client. Agents normally just start the `kiro-learn-mcp` bin.
 
 import { buildSessionSummary, createMcpServer, resolveConfig } from '@kiro-learn/mcp-server';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 
 const server = createMcpServer(resolveConfig({ projectDir: process.cwd(), timeoutMs: 2000 }));
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { TOOL_INPUTS, type ToolName } from './inputs.js';
 
 function errors(tool: ToolName, args: unknown): string[] {
-  const result = z.object(TOOL_INPUTS[tool]).safeParse(args);
+  const result = TOOL_INPUTS[tool].safeParse(args);
   return result.success ? [] : result.error.issues.map((issue) => issue.message);
 }
 
@@ -19,14 +18,16 @@ const summary = {
 
 describe('tool inputs', () => {
   it('accept a minimal valid call and fill in defaults', () => {
-    expect(z.object(TOOL_INPUTS.search_memory).parse({ query: ' cache ' })).toEqual({
+    expect(TOOL_INPUTS.search_memory.parse({ query: ' cache ' })).toEqual({
       query: 'cache',
       limit: 10,
     });
     expect(
-      z
-        .object(TOOL_INPUTS.save_observation)
-        .parse({ title: 't', summary: 's', observation_type: 'decision' }),
+      TOOL_INPUTS.save_observation.parse({
+        title: 't',
+        summary: 's',
+        observation_type: 'decision',
+      }),
     ).toEqual({
       title: 't',
       summary: 's',

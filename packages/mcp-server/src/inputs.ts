@@ -38,24 +38,24 @@ const SECTION_MAX = LIMITS.summaryLength;
 /** Items per file list: two lists of 100 keep their union within the record's 200. */
 const FILES_PER_LIST = LIMITS.listItems / 2;
 
-/** Input shapes of the tools (zod raw shapes, as the MCP SDK takes them). */
+/** Input schemas of the tools (zod objects: the MCP SDK derives the JSON Schema and validates). */
 export const TOOL_INPUTS = {
-  search_memory: {
+  search_memory: z.object({
     query: text('query', 2000).describe('What to look for: words, a file name, an error message.'),
     limit: count('limit', 1, LIMITS.searchLimit, 10).describe('How many records at most (1-100).'),
     type: observationType.optional().describe('Only records of this observation type.'),
     file: text('file', LIMITS.fileLength)
       .optional()
       .describe('Only records that touched this file.'),
-  },
-  get_memories: {
+  }),
+  get_memories: z.object({
     ids: z
       .array(RecordIdSchema, { error: 'ids must be an array of record ids' })
       .min(1, 'ids must name at least one record id')
       .max(50, 'ids may hold at most 50 record ids')
       .describe('Record ids (mr_…) from search_memory or timeline.'),
-  },
-  timeline: {
+  }),
+  timeline: z.object({
     around: z
       .string()
       .refine(
@@ -66,11 +66,11 @@ export const TOOL_INPUTS = {
       .describe('A record id or ISO-8601 time to centre on; omitted: now.'),
     before: count('before', 0, 100, 10).describe('Entries at or before the point (0-100).'),
     after: count('after', 0, 100, 10).describe('Entries after the point (0-100).'),
-  },
-  get_event: {
+  }),
+  get_event: z.object({
     event_id: UlidSchema.describe("Event id (a ULID) from a record's source_event_ids."),
-  },
-  save_session_summary: {
+  }),
+  save_session_summary: z.object({
     request: text('request', SECTION_MAX).describe('What the user asked for, in a sentence.'),
     investigated: text('investigated', SECTION_MAX).describe('What was looked into.'),
     learned: text('learned', SECTION_MAX).describe('What was learned: facts, causes, decisions.'),
@@ -80,8 +80,8 @@ export const TOOL_INPUTS = {
     files_modified: texts('files_modified', LIMITS.fileLength, FILES_PER_LIST).describe(
       'Paths changed.',
     ),
-  },
-  save_observation: {
+  }),
+  save_observation: z.object({
     title: text('title', LIMITS.titleLength).describe('A short, specific title.'),
     summary: text('summary', LIMITS.summaryLength).describe('What to remember, self-contained.'),
     observation_type: observationType.describe('What kind of knowledge this is.'),
@@ -94,14 +94,14 @@ export const TOOL_INPUTS = {
     files: texts('files', LIMITS.fileLength, LIMITS.listItems)
       .default([])
       .describe('Paths this is about.'),
-  },
-  forget_memory: {
+  }),
+  forget_memory: z.object({
     record_id: RecordIdSchema.describe('Id (mr_…) of the record to delete.'),
-  },
+  }),
 } as const;
 
 /** The tool names, in the order they are listed. */
 export type ToolName = keyof typeof TOOL_INPUTS;
 
 /** The parsed arguments of one tool. */
-export type ToolArgs<N extends ToolName> = z.output<z.ZodObject<(typeof TOOL_INPUTS)[N]>>;
+export type ToolArgs<N extends ToolName> = z.output<(typeof TOOL_INPUTS)[N]>;

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Event, newEventId, newUlid, parseNamespace } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { type StdioServerHandle, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createCollectorClient } from './collector.js';
 import type { McpServerConfig } from './config.js';
 import { registerTools, type ToolContext } from './tools.js';
@@ -53,7 +52,7 @@ export function createMcpServer(config: Readonly<McpServerConfig>): McpServer {
     }
   }
 
-  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+  server.server.setNotificationHandler('notifications/roots/list_changed', () => {
     project = undefined;
   });
 
@@ -89,9 +88,13 @@ export function createMcpServer(config: Readonly<McpServerConfig>): McpServer {
   return server;
 }
 
-/** Serves `config` over this process's stdin and stdout until the client disconnects. */
-export async function runStdioServer(config: Readonly<McpServerConfig>): Promise<McpServer> {
-  const server = createMcpServer(config);
-  await server.connect(new StdioServerTransport());
-  return server;
+/**
+ * Serves `config` over this process's stdin and stdout until the client disconnects, to
+ * clients of every protocol revision: 2026-07-28 (`server/discover`) and the 2025 ones back
+ * to 2024-11-05 (`initialize`).
+ */
+export async function runStdioServer(
+  config: Readonly<McpServerConfig>,
+): Promise<StdioServerHandle> {
+  return serveStdio(() => createMcpServer(config));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { around, type TimelineEntry } from './timeline.js';
 
-const entry = (at: number): TimelineEntry => ({ at, line: `t${at}` });
+const entry = (at: number): TimelineEntry => ({ at, id: `t${at}`, kind: 'record', line: `t${at}` });
 /** Entries at 1..n, newest first, in pages of `size`. */
 const pages = (n: number, size: number) => {
   const all = Array.from({ length: n }, (_, i) => entry(n - i));

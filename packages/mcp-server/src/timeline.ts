@@ -7,6 +7,10 @@ import { oneLine } from './text.js';
 export interface TimelineEntry {
   /** Milliseconds since the epoch, for ordering. */
   at: number;
+  /** The record id (`mr_…`) or the turn summary's event id. */
+  id: string;
+  /** A memory record, or a turn summary (a `session_summary` event). */
+  kind: 'record' | 'turn';
   /** The rendered line. */
   line: string;
 }
@@ -77,6 +81,8 @@ export async function* turnPages(
 export function recordEntry(record: MemoryRecord): TimelineEntry {
   return {
     at: Date.parse(record.created_at),
+    id: record.record_id,
+    kind: 'record',
     line: `${record.created_at} · ${record.record_id} · ${record.observation_type} · ${oneLine(record.title)}: ${gist(record.summary)}`,
   };
 }
@@ -84,6 +90,8 @@ export function recordEntry(record: MemoryRecord): TimelineEntry {
 export function turnEntry(event: Event): TimelineEntry {
   return {
     at: Date.parse(event.valid_time),
+    id: event.event_id,
+    kind: 'turn',
     line: `${event.valid_time} · ${event.event_id} · turn summary: ${gist(bodyText(event.body)) || '(no text)'}`,
   };
 }

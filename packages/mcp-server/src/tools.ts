@@ -4,12 +4,12 @@ import {
   newRecordId,
   type ObservationType,
 } from '@kiro-learn/schema';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { CollectorClient } from './collector.js';
 import { McpServerError } from './errors.js';
-import { formatSearch } from './format.js';
+import { formatSearch, gist } from './format.js';
 import { TOOL_INPUTS } from './inputs.js';
+import { TOOL_OUTPUTS, type ToolOutput } from './outputs.js';
 import { buildSessionSummary } from './summary.js';
 import { oneLine } from './text.js';
 import { around, recordPages, turnPages } from './timeline.js';
@@ -24,18 +24,26 @@ export interface ToolContext {
   note(tool: string, args: unknown): Promise<string>;
 }
 
-const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+/** A tool's answer: text for the model, the same as structured content for programs. */
+interface Answer<T> {
+  text: string;
+  data: T;
+}
 
 /** Runs a tool body; any failure becomes an `isError` result the model can read and act on. */
-async function safely(body: () => Promise<string>): Promise<CallToolResult> {
+async function safely<T extends object>(body: () => Promise<Answer<T>>): Promise<CallToolResult> {
   try {
-    return text(await body());
+    const { text, data } = await body();
+    return {
+      content: [{ type: 'text', text }],
+      structuredContent: data as { [key: string]: unknown },
+    };
   } catch (error) {
     const message =
       error instanceof McpServerError
         ? error.message
         : `kiro-learn failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-    return { ...text(message), isError: true };
+    return { content: [{ type: 'text', text: message }], isError: true };
   }
 }
 
@@ -69,7 +77,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     tool: string,
     args: unknown,
     fields: Omit<MemoryRecord, 'record_id' | 'namespace' | 'source_event_ids' | 'created_at'>,
-  ): Promise<string> {
+  ): Promise<Answer<ToolOutput<'save_observation'>>> {
     const { namespace } = await ctx.project();
     const eventId = await ctx.note(tool, args);
     const { record_id } = await client.postMemory({
@@ -79,7 +87,15 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       created_at: new Date().toISOString(),
       ...fields,
     });
-    return `Saved ${fields.observation_type} record ${record_id}: "${fields.title}" (source event ${eventId}).`;
+    return {
+      text: `Saved ${fields.observation_type} record ${record_id}: "${fields.title}" (source event ${eventId}).`,
+      data: {
+        record_id,
+        source_event_id: eventId,
+        observation_type: fields.observation_type,
+        title: fields.title,
+      },
+    };
   }
 
   server.registerTool(
@@ -89,17 +105,28 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Search this project's kiro-learn memory: decisions, errors and their fixes, patterns, discoveries and session summaries from earlier sessions. Use it before investigating something that may have come up before, or when the user refers to earlier work. Returns one line per record (id, type, date, title, gist), best first; then call get_memories for the few records you need in full.",
       inputSchema: TOOL_INPUTS.search_memory,
+      outputSchema: TOOL_OUTPUTS.search_memory,
       annotations: READ_ONLY,
     },
     (args) =>
       safely(async () => {
         const { namespace } = await ctx.project();
-        const records = await client.search({ namespace, ...args });
+        const found = await client.search({ namespace, ...args });
         // The collector scopes by namespace already; checked again so no other project leaks.
-        return formatSearch(
-          args.query,
-          records.filter((record) => record.namespace === namespace),
-        );
+        const records = found.filter((record) => record.namespace === namespace);
+        return {
+          text: formatSearch(args.query, records),
+          data: {
+            query: args.query,
+            records: records.map((record) => ({
+              record_id: record.record_id,
+              observation_type: record.observation_type,
+              created_at: record.created_at,
+              title: record.title,
+              gist: gist(record.summary),
+            })),
+          },
+        };
       }),
   );
 
@@ -110,6 +137,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Full memory records by id: summary, facts, concepts, files touched and source event ids, as JSON. Use after search_memory or timeline, for the records whose details you need.',
       inputSchema: TOOL_INPUTS.get_memories,
+      outputSchema: TOOL_OUTPUTS.get_memories,
       annotations: READ_ONLY,
     },
     ({ ids }) =>
@@ -129,7 +157,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         }
         const note =
           missing.length > 0 ? `\n\nNot found in this project: ${missing.join(', ')}` : '';
-        return JSON.stringify(records, null, 2) + note;
+        return { text: JSON.stringify(records, null, 2) + note, data: { records, missing } };
       }),
   );
 
@@ -140,6 +168,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "What happened in this project around a point, oldest first: memory records and turn summaries, one line each. Pass a record id to see the work around it, or an ISO time; without `around`, the most recent history. Use get_memories or get_event on a line's id for details.",
       inputSchema: TOOL_INPUTS.timeline,
+      outputSchema: TOOL_OUTPUTS.timeline,
       annotations: READ_ONLY,
     },
     ({ around: point, before, after }) =>
@@ -160,12 +189,24 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         ]);
         const merged = [...records, ...turns].sort((a, b) => b.at - a.at);
         const entries = await around([merged], anchor, before, after);
-        if (entries.length === 0) return `Nothing is recorded in this project around ${label}.`;
-        return [
+        const data = {
+          around: label,
+          entries: entries.map(({ at, id, kind, line }) => ({
+            time: new Date(at).toISOString(),
+            id,
+            kind,
+            line,
+          })),
+        };
+        if (entries.length === 0) {
+          return { text: `Nothing is recorded in this project around ${label}.`, data };
+        }
+        const text = [
           `Timeline of this project around ${label}, oldest first (time · id · what):`,
           '',
           ...entries.map((entry) => entry.line),
         ].join('\n');
+        return { text, data };
       }),
   );
 
@@ -176,6 +217,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "The raw stored event (a prompt, tool use, turn summary or note) by id, exactly as stored, as JSON. Use it to recover a detail a memory record's summary left out: a record's source_event_ids name the events it was distilled from.",
       inputSchema: TOOL_INPUTS.get_event,
+      outputSchema: TOOL_OUTPUTS.get_event,
       annotations: READ_ONLY,
     },
     ({ event_id }) =>
@@ -201,7 +243,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
           );
         }
         // The collector's bytes, untouched: re-serialising could reorder or re-escape fields.
-        return raw;
+        return { text: raw, data: { event: stored as { [key: string]: unknown } } };
       }),
   );
 
@@ -212,6 +254,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Save a summary of this session's work to kiro-learn memory so future sessions start informed. Call it at the end of a substantial turn (a fix, a feature, an investigation), not after small talk or trivial edits. The summary is laid out as four sections (investigated, learned, completed, next steps); if together they exceed 4000 characters, whole sections are dropped from the bottom, so put the essentials first. Secrets are scrubbed before storage.",
       inputSchema: TOOL_INPUTS.save_session_summary,
+      outputSchema: TOOL_OUTPUTS.save_session_summary,
       annotations: WRITES,
     },
     (args) =>
@@ -233,6 +276,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Save one durable piece of knowledge about this project to kiro-learn memory: a decision and its reason, an error and its fix, a pattern, a discovery. Use it when you learn something a future session would otherwise have to rediscover. Keep it self-contained; secrets are scrubbed before storage.',
       inputSchema: TOOL_INPUTS.save_observation,
+      outputSchema: TOOL_OUTPUTS.save_observation,
       annotations: WRITES,
     },
     (args) =>
@@ -256,6 +300,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         'Delete one memory record of this project, for example one that is wrong or outdated. This cannot be undone; the raw events it came from are kept.',
       inputSchema: TOOL_INPUTS.forget_memory,
+      outputSchema: TOOL_OUTPUTS.forget_memory,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -272,7 +317,10 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
             `no memory record ${record_id}: it may already be deleted`,
           );
         }
-        return `Deleted record ${record_id}: "${record.title}". Its source events are kept.`;
+        return {
+          text: `Deleted record ${record_id}: "${record.title}". Its source events are kept.`,
+          data: { record_id, title: record.title, deleted: true as const },
+        };
       }),
   );
 }

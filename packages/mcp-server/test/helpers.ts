@@ -3,9 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The bin under test. */
 export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -26,6 +25,9 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** Which protocol era the client speaks: 2025 revisions (`initialize`) or 2026-07-28. */
+export type Era = 'legacy' | 'modern';
+
 export interface Connected {
   client: Client;
   /** Calls a tool and returns its result, with the first text content pulled out. */
@@ -39,6 +41,8 @@ export async function connect(options: {
   env: Record<string, string>;
   args?: string[];
   roots?: string[];
+  /** Default legacy, the official client's own default. */
+  era?: Era;
 }): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -49,12 +53,14 @@ export async function connect(options: {
   });
   const client = new Client(
     { name: 'kiro-learn-test', version: '1.0.0' },
-    { capabilities: options.roots ? { roots: { listChanged: true } } : {} },
+    {
+      capabilities: options.roots ? { roots: { listChanged: true } } : {},
+      ...(options.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
   );
   if (options.roots) {
-    const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const roots = options.roots.map((dir) => ({ uri: `file://${dir}`, name: dir }));
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
+    client.setRequestHandler('roots/list', () => ({ roots }));
   }
   await client.connect(transport);
   return {

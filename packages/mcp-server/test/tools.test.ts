@@ -74,6 +74,15 @@ function hookEvent(ns: string, kind: 'session_summary' | 'prompt', content: stri
 }
 
 describe('tools against a real collector', () => {
+  it('advertise an output schema and answer in it', async () => {
+    const { tools } = await mcp.client.listTools();
+    for (const tool of tools) {
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    }
+    const search = tools.find((tool) => tool.name === 'search_memory');
+    expect(search?.outputSchema?.required).toEqual(['query', 'records']);
+  });
+
   let observationId = '';
   let summaryId = '';
 
@@ -88,6 +97,12 @@ describe('tools against a real collector', () => {
     });
     expect(result.isError).toBeFalsy();
     observationId = savedId(result.text);
+    expect(result.structuredContent).toEqual({
+      record_id: observationId,
+      source_event_id: sourceId(result.text),
+      observation_type: 'decision',
+      title: 'Token cache TTL is 30 s',
+    });
     const record = await stored(`/v1/memories/${observationId}`);
     expect(record).toMatchObject({
       namespace,
@@ -179,8 +194,22 @@ describe('tools against a real collector', () => {
     const byFile = await mcp.call('search_memory', { query: 'cache', file: 'src/auth.ts' });
     expect(byFile.text).toContain(summaryId);
     expect(byFile.text).not.toContain(observationId);
+    // The same answer as structured content, in the tool's advertised output schema.
+    expect(result.structuredContent).toMatchObject({
+      query: 'token cache',
+      records: expect.arrayContaining([
+        {
+          record_id: observationId,
+          observation_type: 'decision',
+          created_at: expect.stringMatching(new RegExp(`^${today}`)),
+          title: 'Token cache TTL is 30 s',
+          gist: 'Login tests flaked because the token cache expired mid-test; raised the TTL.',
+        },
+      ]),
+    });
     const none = await mcp.call('search_memory', { query: 'kubernetes' });
     expect(none).toMatchObject({ text: 'No memories in this project match "kubernetes".' });
+    expect(none.structuredContent).toEqual({ query: 'kubernetes', records: [] });
     expect(none.isError).toBeFalsy();
   });
 
@@ -194,6 +223,10 @@ describe('tools against a real collector', () => {
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ record_id: observationId, concepts: ['token cache'] });
     expect(missing).toBe('mr_01JAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(result.structuredContent).toEqual({
+      records,
+      missing: ['mr_01JAAAAAAAAAAAAAAAAAAAAAAA'],
+    });
     const none = await mcp.call('get_memories', { ids: ['mr_01JBBBBBBBBBBBBBBBBBBBBBBB'] });
     expect(none.isError).toBe(true);
     expect(none.text).toMatch(/none of these ids is a memory record of this project/);

@@ -1,4 +1,5 @@
-import { createRetriever } from '@kiro-learn/retrieval';
+import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
+import { createRetriever, embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { SqliteStorage } from '@kiro-learn/storage';
 
@@ -45,4 +46,61 @@ export const lexical: RankerFactory = {
   },
 };
 
-export const RANKERS: readonly RankerFactory[] = [lexical];
+// The real model, loaded once for the whole run; record vectors cached by text, so the
+// semantic and hybrid columns embed each record once.
+let model: Promise<Embedder> | undefined;
+const vectors = new Map<string, Float32Array>();
+
+/** Loads the model and stores a vector for every record of the set (as the collector does). */
+export async function embedSet({ storage, records }: RankerContext): Promise<Embedder> {
+  model ??= loadEmbedder();
+  const embedder = await model;
+  const missing = records.filter((r) => !vectors.has(embeddingText(r)));
+  const fresh = await embedder.embed(missing.map(embeddingText));
+  for (const [i, r] of missing.entries()) vectors.set(embeddingText(r), fresh[i]!);
+  await storage.putVectors(
+    embedder.modelId,
+    records.map((r) => ({ recordId: r.record_id, vector: vectors.get(embeddingText(r))! })),
+  );
+  return embedder;
+}
+
+/** Vectors alone: the records nearest the prompt's embedding (all-MiniLM-L6-v2). */
+export const semantic: RankerFactory = {
+  name: 'semantic',
+  async setup(context) {
+    const embedder = await embedSet(context);
+    return async ({ namespace, prompt }) => {
+      const [vector] = await embedder.embed([prompt], { purpose: 'query' });
+      const hits = await context.storage.searchVectors({
+        namespace,
+        modelId: embedder.modelId,
+        vector: vector!,
+        limit: 10,
+      });
+      return hits.map((hit) => hit.recordId);
+    };
+  },
+};
+
+/** What the collector ranks with: lexical and semantic fused (DEFAULT_HYBRID_WEIGHTS). */
+export const hybrid: RankerFactory = {
+  name: 'hybrid',
+  async setup(context) {
+    const embedder = await embedSet(context);
+    // A generous budget: the eval measures ranking, not this machine's load.
+    const retriever = createRetriever({
+      storage: context.storage,
+      now: () => context.now,
+      log: false,
+      budgetMs: 60_000,
+      semantic: { embedder },
+    });
+    return async ({ namespace, prompt }) =>
+      (await retriever.search({ namespace, query: prompt, limit: 10 })).map(
+        (hit) => hit.record.record_id,
+      );
+  },
+};
+
+export const RANKERS: readonly RankerFactory[] = [lexical, semantic, hybrid];

@@ -15,6 +15,14 @@ export {
   formatContext,
 } from './context.js';
 export { RetrievalError, type RetrievalErrorCode } from './errors.js';
+// Hybrid ranking: lexical and semantic hits fused by how well the words already match.
+export {
+  coverage,
+  DEFAULT_HYBRID_WEIGHTS,
+  fuseHits,
+  type HybridWeights,
+  type SemanticHit,
+} from './hybrid.js';
 export {
   DEFAULT_SEARCH_WEIGHTS,
   type ResolvedRetrieverOptions,
@@ -33,4 +41,11 @@ export {
   type SearchRequest,
   type SessionStartRequest,
 } from './retriever.js';
+// Semantic search through interfaces (no dependency on an embedding package).
+export {
+  embeddingText,
+  type QueryEmbedder,
+  type SemanticOptions,
+  type VectorSource,
+} from './semantic.js';
 export { analysePrompt, type PromptTerms, splitParts, stem } from './terms.js';

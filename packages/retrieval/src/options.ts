@@ -2,7 +2,9 @@ import { DEFAULTS } from '@kiro-learn/schema';
 import type { ColumnWeights, StorageBackend } from '@kiro-learn/storage';
 import { DEFAULT_MAX_OVERLAP } from './context.js';
 import { RetrievalError } from './errors.js';
+import { DEFAULT_HYBRID_WEIGHTS, type HybridWeights } from './hybrid.js';
 import { DEFAULT_RANK_WEIGHTS, type RankWeights } from './rank.js';
+import type { SemanticOptions } from './semantic.js';
 
 /** Settings of a retriever; every field but `storage` has a default. */
 export interface RetrieverOptions {
@@ -22,6 +24,10 @@ export interface RetrieverOptions {
   columnWeights?: Partial<ColumnWeights>;
   /** Re-ranking bonuses (default DEFAULT_RANK_WEIGHTS). */
   rankWeights?: Partial<RankWeights>;
+  /** Semantic search (an embedder and record vectors); omitted: lexical only. */
+  semantic?: SemanticOptions;
+  /** How lexical and semantic scores blend (default DEFAULT_HYBRID_WEIGHTS). */
+  hybridWeights?: Partial<HybridWeights>;
   /**
    * A record, or a fact, whose word pairs are more than this share in the context already
    * is left out as a repeat (default DEFAULT_MAX_OVERLAP, 0.8; 1 keeps every record).
@@ -43,9 +49,15 @@ export interface RetrieverOptions {
 
 /** Options with every default filled in, frozen. */
 export type ResolvedRetrieverOptions = Readonly<
-  Required<Omit<RetrieverOptions, 'columnWeights' | 'rankWeights'>> & {
+  Required<
+    Omit<RetrieverOptions, 'columnWeights' | 'rankWeights' | 'hybridWeights' | 'semantic'>
+  > & {
     columnWeights: Readonly<Partial<ColumnWeights>>;
     rankWeights: Readonly<RankWeights>;
+    hybridWeights: Readonly<HybridWeights>;
+    semantic: SemanticOptions | undefined;
+    /** The semantic share of the latency budget, in ms. */
+    semanticBudgetMs: number;
   }
 >;
 
@@ -71,9 +83,27 @@ export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOpti
   if (typeof options?.storage?.searchRecords !== 'function') {
     throw new RetrievalError('invalid_options', 'storage must be a StorageBackend');
   }
+  const budgetMs = positive('budgetMs', options.budgetMs, DEFAULTS.retrievalBudgetMs);
+  const semantic = options.semantic;
+  if (
+    semantic !== undefined &&
+    typeof semantic?.embedder !== 'function' &&
+    typeof semantic?.embedder?.embed !== 'function'
+  ) {
+    throw new RetrievalError(
+      'invalid_options',
+      'semantic.embedder must be an embedder or a function returning one',
+    );
+  }
   return Object.freeze({
     storage: options.storage,
-    budgetMs: positive('budgetMs', options.budgetMs, DEFAULTS.retrievalBudgetMs),
+    budgetMs,
+    semantic,
+    semanticBudgetMs: Math.min(
+      budgetMs,
+      positive('semantic.budgetMs', semantic?.budgetMs, budgetMs / 2),
+    ),
+    hybridWeights: Object.freeze({ ...DEFAULT_HYBRID_WEIGHTS, ...options.hybridWeights }),
     maxRecords: Math.floor(positive('maxRecords', options.maxRecords, DEFAULTS.retrievalRecords)),
     contextTokens: positive('contextTokens', options.contextTokens, 1500),
     summaryTokens: positive('summaryTokens', options.summaryTokens, 400),

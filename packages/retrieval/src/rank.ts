@@ -71,6 +71,21 @@ function timeOf(record: MemoryRecord): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
+/** 1 plus a bonus for a new record, halving every `recencyHalfLifeDays`. */
+export function recencyFactor(record: MemoryRecord, weights: RankWeights, now: number): number {
+  const ageDays = Math.max(0, now - timeOf(record)) / DAY_MS;
+  return 1 + weights.recency * 0.5 ** (ageDays / weights.recencyHalfLifeDays);
+}
+
+/** Best score first; ties go to the newer record, then the smaller id (a stable order). */
+export function tieBreak(a: RankedHit, b: RankedHit): number {
+  return (
+    b.score - a.score ||
+    timeOf(b.record) - timeOf(a.record) ||
+    (a.record.record_id < b.record.record_id ? -1 : a.record.record_id > b.record.record_id ? 1 : 0)
+  );
+}
+
 /**
  * Re-ranks search hits: BM25 normalised to the best hit, plus file, identifier and concept
  * bonuses, times a mild recency factor. Ties go to the newer record, then the smaller id,
@@ -85,18 +100,9 @@ export function rankHits(
   const top = Math.max(0, ...hits.map((hit) => hit.score));
   const ranked = hits.map((hit) => {
     const base = top > 0 ? Math.max(0, hit.score) / top : 0;
-    const ageDays = Math.max(0, now - timeOf(hit.record)) / DAY_MS;
-    const recency = 1 + weights.recency * 0.5 ** (ageDays / weights.recencyHalfLifeDays);
-    return { record: hit.record, score: (base + boost(hit.record, terms, weights)) * recency };
+    const score =
+      (base + boost(hit.record, terms, weights)) * recencyFactor(hit.record, weights, now);
+    return { record: hit.record, score };
   });
-  return ranked.sort(
-    (a, b) =>
-      b.score - a.score ||
-      timeOf(b.record) - timeOf(a.record) ||
-      (a.record.record_id < b.record.record_id
-        ? -1
-        : a.record.record_id > b.record.record_id
-          ? 1
-          : 0),
-  );
+  return ranked.sort(tieBreak);
 }

@@ -1,8 +1,10 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
 import { formatContext } from './context.js';
+import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { type RankedHit, rankHits } from './rank.js';
 import { isFresh, SeenRecords } from './seen.js';
+import { currentEmbedder } from './semantic.js';
 import { analysePrompt } from './terms.js';
 
 /** A prompt to find context for. */
@@ -101,14 +103,73 @@ export function createRetriever(options: RetrieverOptions): Retriever {
   };
   const logging = new Set<Promise<void>>();
 
+  /**
+   * Lexical hits, fused with semantic ones when a model is loaded and answers within the
+   * semantic budget; otherwise exactly the lexical ranking.
+   */
   async function rank(namespace: string | undefined, prompt: string, limit: number) {
-    const hits = await storage.searchRecords({
-      ...(namespace === undefined ? {} : { namespace }),
-      query: prompt,
-      limit: Math.min(limit, LIMITS.searchLimit),
-      weights: opts.columnWeights,
+    const [hits, semantic] = await Promise.all([
+      storage.searchRecords({
+        ...(namespace === undefined ? {} : { namespace }),
+        query: prompt,
+        limit: Math.min(limit, LIMITS.searchLimit),
+        weights: opts.columnWeights,
+      }),
+      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit)),
+    ]);
+    const terms = analysePrompt(prompt);
+    if (!semantic || semantic.length === 0) {
+      return rankHits(hits, terms, opts.rankWeights, opts.now());
+    }
+    return fuseHits(
+      prompt,
+      hits,
+      semantic,
+      terms,
+      opts.rankWeights,
+      opts.hybridWeights,
+      opts.now(),
+    );
+  }
+
+  /** Records nearest the prompt's embedding; undefined when there is no model or no time. */
+  async function semanticHits(
+    namespace: string | undefined,
+    prompt: string,
+    limit: number,
+  ): Promise<SemanticHit[] | undefined> {
+    const embedder = currentEmbedder(opts.semantic);
+    if (!embedder || namespace === undefined) return undefined;
+    const vectors = opts.semantic?.vectors ?? storage;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), opts.semanticBudgetMs);
     });
-    return rankHits(hits, analysePrompt(prompt), opts.rankWeights, opts.now());
+    const work = (async () => {
+      const [vector] = await embedder.embed([prompt], { purpose: 'query' });
+      if (!vector) return undefined;
+      const found = await vectors.searchVectors({
+        namespace,
+        modelId: embedder.modelId,
+        vector,
+        limit,
+      });
+      const similarity = new Map(found.map((hit) => [hit.recordId, hit.score]));
+      // Fetched again: a record deleted since its vector was cached is simply missing.
+      const records = await storage.getRecords(found.map((hit) => hit.recordId));
+      return records
+        .filter((record) => record.namespace === namespace)
+        .map((record) => ({ record, similarity: similarity.get(record.record_id) ?? 0 }));
+    })();
+    try {
+      return await Promise.race([work, expired]);
+    } catch (error) {
+      opts.onError(error);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => {}); // a late failure after the race has nothing left to tell
+    }
   }
 
   async function seenFor(namespace: string, sessionId: string | undefined) {

@@ -7,7 +7,17 @@ import { utf8Length } from './utf8.js';
 export const EVENT_KINDS = ['prompt', 'tool_use', 'session_summary', 'note'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const SURFACES = ['kiro-cli', 'kiro-ide', 'claude-code', 'mcp', 'api'] as const;
+/** Where an event came from. New agents are added at the end: old values keep their meaning. */
+export const SURFACES = [
+  'kiro-cli',
+  'kiro-ide',
+  'claude-code',
+  'mcp',
+  'api',
+  'codex',
+  'gemini-cli',
+  'cursor',
+] as const;
 export type Surface = (typeof SURFACES)[number];
 
 export const TextBodySchema = z.object({ type: z.literal('text'), content: z.string() });

@@ -2,7 +2,7 @@
 // same run, interleaved so machine load hits every series alike. Prints; asserts nothing.
 // Needs the collector built (pnpm build) and the hook bundles (the bench script builds them).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,6 +47,28 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 50));
 }
 
+// The hook command `kiro-learn init` installs, run as the agent runs it (`sh -c`): the
+// launcher in the data dir, on the Node init chose. Its own data dir, so the bundles and
+// launcher are this checkout's.
+const installHome = join(base, 'data-installed');
+const installed = spawnSync(process.execPath, [cli, 'init', '--surface', 'claude-code', '--yes'], {
+  cwd: project,
+  env: { ...env, KIRO_LEARN_HOME: installHome },
+  encoding: 'utf8',
+});
+if (installed.status !== 0) throw new Error(`kiro-learn init failed: ${installed.stderr}`);
+const installedCommand = JSON.parse(
+  readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8'),
+).hooks.UserPromptSubmit[0].hooks[0].command;
+const launcher = readFileSync(join(installHome, 'bin', 'kiro-learn-hook'), 'utf8');
+const quoted = /^exec ('(?:[^']|'\\'')*'|\S+) "\$s"/m.exec(launcher)[1];
+const hookNode = quoted.startsWith("'") ? quoted.slice(1, -1) : quoted;
+const hookNodeVersion = spawnSync(hookNode, ['-p', 'process.versions.node'], {
+  encoding: 'utf8',
+}).stdout.trim();
+// The installed hook posts to the collector of the other series (KIRO_LEARN_PORT), keeping its own data dir.
+const installedEnv = { ...env, KIRO_LEARN_HOME: installHome };
+
 const payload = (extra) => JSON.stringify({ session_id: 'bench', cwd: project, ...extra });
 const prompt = payload({
   hook_event_name: 'UserPromptSubmit',
@@ -73,6 +95,34 @@ process.stdin.on('end', () => net.connect(${port}, '127.0.0.1')
 
 const series = {
   "bare node -e ''": { args: ['-e', ''], input: '', env },
+  [`bare node -e '' (the hooks' Node ${hookNodeVersion})`]: {
+    program: hookNode,
+    args: ['-e', ''],
+    input: '',
+    env,
+  },
+  ...(env.NODE_EXTRA_CA_CERTS
+    ? {
+        [`bare node -e '' (the hooks' Node, no NODE_EXTRA_CA_CERTS)`]: {
+          program: hookNode,
+          args: ['-e', ''],
+          input: '',
+          env: withoutCa,
+        },
+      }
+    : {}),
+  'installed prompt hook (sh -c, launcher)': {
+    program: '/bin/sh',
+    args: ['-c', installedCommand],
+    input: prompt,
+    env: installedEnv,
+  },
+  'installed tool hook (sh -c, launcher)': {
+    program: '/bin/sh',
+    args: ['-c', installedCommand],
+    input: tool,
+    env: installedEnv,
+  },
   'floor: stdin + one node:http request': { args: ['-e', floor], input: tool, env },
   'floor: stdin + one node:net request': { args: ['-e', netFloor], input: tool, env },
   'prompt hook (collector up)': { args: [shim], input: prompt, env },
@@ -95,9 +145,13 @@ const loadBefore = loadavg()
   .join(' ');
 const times = Object.fromEntries(Object.keys(series).map((name) => [name, []]));
 for (let i = 0; i < runs + 3; i++) {
-  for (const [name, { args, input, env: childEnv }] of Object.entries(series)) {
+  for (const [name, { program, args, input, env: childEnv }] of Object.entries(series)) {
     const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { input, env: childEnv, cwd: project });
+    const result = spawnSync(program ?? process.execPath, args, {
+      input,
+      env: childEnv,
+      cwd: project,
+    });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
     if (i >= 3) times[name].push(ms); // the first runs warm the disk cache
@@ -124,4 +178,14 @@ for (const [name, list] of Object.entries(times)) {
     `${name.padEnd(42)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${pick(list, 0.99).toFixed(1).padStart(6)} ms  p50 ${(p50 / bare).toFixed(2)}× bare`,
   );
 }
-console.log('target: hook p50 ≤ 1.3× bare Node start-up');
+const hookBare = pick(times[`bare node -e '' (the hooks' Node ${hookNodeVersion})`], 0.5);
+for (const name of [
+  'installed prompt hook (sh -c, launcher)',
+  'installed tool hook (sh -c, launcher)',
+]) {
+  const list = times[name];
+  console.log(
+    `${name}: p50 ${(pick(list, 0.5) / hookBare).toFixed(2)}×, p99 ${(pick(list, 0.99) / pick(times[`bare node -e '' (the hooks' Node ${hookNodeVersion})`], 0.99)).toFixed(2)}× bare node -e '' of the hooks' Node (${hookNode}, ${hookNodeVersion})`,
+  );
+}
+console.log('target: installed hook p50 ≤ 1.3× bare Node start-up');

@@ -11,10 +11,12 @@ const plan = planInit({
 process.stdout.write(formatPlan(plan, true)); // applyPlan(plan) would write it
 
 const mapped = mapClaudeCode({
-  hook_event_name: 'UserPromptSubmit',
-  session_id: 'abc',
-  cwd: process.cwd(),
-  prompt: 'why does the webhook test fail?',
+  payload: {
+    hook_event_name: 'UserPromptSubmit',
+    session_id: 'abc',
+    cwd: process.cwd(),
+    prompt: 'why does the webhook test fail?',
+  },
 });
 if ('hook' in mapped) {
   const event = buildEvent(mapped.hook, {

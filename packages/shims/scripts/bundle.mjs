@@ -18,7 +18,15 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entries = ['kiro', 'kiro-ide', 'claude-code', 'kiro-learn-shim'];
+const entries = [
+  'kiro',
+  'kiro-ide',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+  'kiro-learn-shim',
+];
 
 /** @type {import('esbuild').Plugin} */
 const schemaIsPure = {
@@ -53,6 +61,8 @@ export async function bundle(outdir = join(root, 'dist', 'bin')) {
     legalComments: 'none',
     conditions: ['@kiro-learn/source'],
     define: { KIRO_LEARN_SHIM_VERSION: JSON.stringify(version) },
+    // What `kiro-learn doctor` and the collector read to tell an old copy in the data dir.
+    banner: { js: `// kiro-learn hook script ${version}` },
     plugins: [schemaIsPure],
     metafile: true,
     logLevel: 'warning',

@@ -30,7 +30,12 @@ export function startCollectorInBackground(
     const [command, args] = cli ? [process.execPath, [cli, 'start']] : ['kiro-learn', ['start']];
     // Loaded only here: most hooks find the collector up and never pay for child_process.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(command, args, { detached: true, stdio: 'ignore', env });
+    // The hook launcher moves NODE_EXTRA_CA_CERTS aside (hooks never use TLS); the
+    // collector's extraction agents may, so it gets the variable back.
+    const moved = env['KIRO_LEARN_NODE_EXTRA_CA_CERTS'];
+    const childEnv =
+      moved && !env['NODE_EXTRA_CA_CERTS'] ? { ...env, NODE_EXTRA_CA_CERTS: moved } : env;
+    const child = spawn(command, args, { detached: true, stdio: 'ignore', env: childEnv });
     child.on('error', () => {
       // not installed on the PATH: the event is spooled either way
     });

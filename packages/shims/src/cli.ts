@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
+import { HOOK_ENTRIES } from './agents/entries.js';
 import { SHIM_SURFACES, type ShimSurface } from './hook.js';
-import { runHook } from './run.js';
+import { captureDisabled, runHook } from './run.js';
 
 /** Payloads bigger than this are not read into memory. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
@@ -8,7 +9,7 @@ const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 const STDIN_TIMEOUT_MS = 3000;
 
 const USAGE =
-  'usage: kiro-learn-shim <kiro|kiro-ide|claude-code> [prompt|tool|stop]\n' +
+  'usage: kiro-learn-shim <kiro|kiro-ide|claude-code|codex|gemini-cli|cursor> [prompt|tool|stop]\n' +
   'Runs inside an agent hook: reads the payload on stdin (Kiro IDE legacy: USER_PROMPT).\n';
 
 /**
@@ -16,17 +17,19 @@ const USAGE =
  * a tool on another code); stdout carries only context for the agent.
  */
 export async function main(argv: readonly string[]): Promise<void> {
-  const [first, event] = argv;
+  // Before anything else, stdin included: a capture switched off costs nothing.
+  if (captureDisabled(process.env)) process.exit(0);
+  const [first, ...args] = argv;
   const surface = first === 'kiro-cli' ? 'kiro' : first;
   if (!SHIM_SURFACES.includes(surface as ShimSurface)) {
     write(2, `[kiro-learn] unknown surface ${JSON.stringify(first ?? '')}\n${USAGE}`);
     process.exit(0);
   }
   try {
-    const stdin = surface === 'kiro-ide' ? undefined : await readStdin();
+    const stdin = HOOK_ENTRIES[surface as ShimSurface].stdin ? await readStdin() : undefined;
     await runHook({
       surface: surface as ShimSurface,
-      ...(event ? { event } : {}),
+      args,
       ...(stdin ? { stdin } : {}),
       env: process.env,
       cwd: process.cwd(),

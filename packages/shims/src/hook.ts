@@ -1,7 +1,14 @@
 import type { EventBody, EventKind, Surface } from '@kiro-learn/schema';
 
-/** The entry points: one per agent family, chosen by the hook's command line. */
-export const SHIM_SURFACES = ['kiro', 'kiro-ide', 'claude-code'] as const;
+/** The hook scripts: one per agent family, chosen by the hook's command line. */
+export const SHIM_SURFACES = [
+  'kiro',
+  'kiro-ide',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'cursor',
+] as const;
 export type ShimSurface = (typeof SHIM_SURFACES)[number];
 
 /** One hook invocation, understood: what to record and how to answer. */
@@ -29,6 +36,23 @@ export type MapResult = { hook: HookEvent } | { skip: string; warn: boolean };
 
 /** A JSON payload as an object whose fields may be anything or missing. */
 export type Payload = Record<string, unknown>;
+
+/** What an agent module's mapping gets: the parsed payload, the command line, the environment. */
+export interface MapInput {
+  /** The JSON payload from stdin (agents that pass none get `{}`). */
+  payload: Payload;
+  /** Words after the script on the hook's command line (the event, the surface). */
+  args: readonly string[];
+  /** The hook's environment (legacy Kiro IDE passes its payload in `USER_PROMPT`). */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A payload as the agents document it, with every field possibly missing or of another
+ * type: the agents change their formats between releases, so the mapping reads each field
+ * through `str()` and friends. Types only: nothing of this exists at run time.
+ */
+export type Loose<T> = { [K in keyof T]?: unknown };
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;

@@ -45,7 +45,10 @@ describe('send', () => {
       '{"prompt":"héllo"}',
       2000,
     );
-    expect(answer).toEqual({ status: 200, body: '{"context":"## Prior observations — 日本語"}' });
+    expect(answer).toMatchObject({
+      status: 200,
+      body: '{"context":"## Prior observations — 日本語"}',
+    });
     expect(seen).toMatchObject({
       method: 'POST',
       url: '/v1/events?retrieve=true',
@@ -64,7 +67,7 @@ describe('send', () => {
       res.write('{"error":');
       res.end('"busy"}');
     });
-    expect(await send(address, 'GET', '/healthz', undefined, 2000)).toEqual({
+    expect(await send(address, 'GET', '/healthz', undefined, 2000)).toMatchObject({
       status: 503,
       body: '{"error":"busy"}',
     });
@@ -78,7 +81,7 @@ describe('send', () => {
         socket.on('end', () => socket.end());
       }),
     );
-    expect(await send(lingering, 'GET', '/healthz', undefined, 2000)).toEqual({
+    expect(await send(lingering, 'GET', '/healthz', undefined, 2000)).toMatchObject({
       status: 200,
       body: '{}',
     });

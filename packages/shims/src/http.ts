@@ -7,6 +7,8 @@ export interface HttpAnswer {
   status: number;
   /** Response body as text. */
   body: string;
+  /** The response head (status line and headers) as received. */
+  head: string;
 }
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -95,7 +97,7 @@ function parseAnswer(raw: Buffer): HttpAnswer {
   const length = CONTENT_LENGTH.exec(head);
   if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) body = dechunk(body);
   else if (length) body = body.subarray(0, Number(length[1]));
-  return { status: Number(status[1]), body: body.toString('utf8') };
+  return { status: Number(status[1]), body: body.toString('utf8'), head };
 }
 
 function dechunk(data: Buffer): Buffer {

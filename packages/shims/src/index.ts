@@ -9,22 +9,58 @@
  * Everything exported here is public API.
  */
 
+export { mapClaudeCode } from './agents/claude-code/map.js';
+// One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
+export type * from './agents/claude-code/payload.js';
+export { lastAssistantText } from './agents/claude-code/transcript.js';
+export { codexAnswer, mapCodex } from './agents/codex/map.js';
+export type * from './agents/codex/payload.js';
+export { cursorAnswer, mapCursor } from './agents/cursor/map.js';
+export type * from './agents/cursor/payload.js';
+export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
+export { geminiAnswer, mapGemini } from './agents/gemini-cli/map.js';
+export type * from './agents/gemini-cli/payload.js';
+export { INSTALLERS } from './agents/installers.js';
+export { mapKiro } from './agents/kiro/map.js';
+export type * from './agents/kiro/payload.js';
+export { mapKiroIde } from './agents/kiro-ide-legacy/map.js';
+export type * from './agents/kiro-ide-legacy/payload.js';
+export { isOwnMcpTool } from './agents/shared.js';
 export { AUTOSTART_WINDOW_MS, startCollectorInBackground } from './autostart.js';
 export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { buildEvent, type EventContext } from './event.js';
 export {
   type HookEvent,
+  type Loose,
+  type MapInput,
   type MapResult,
   type Payload,
   SHIM_SURFACES,
   type ShimSurface,
 } from './hook.js';
-export { detectSurfaces, INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
+export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
+export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
+export {
+  HOOK_LAUNCHER,
+  hookCommand,
+  MCP_LAUNCHER,
+  PORTABLE_DATA_DIR,
+} from './init/launcher.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';
+export {
+  atLeast,
+  chooseNode,
+  HOOK_NODE_FLOOR,
+  MCP_NODE_FLOOR,
+  type NodeChoice,
+  nodeStartMs,
+  nodeVersion,
+} from './init/node.js';
 // `kiro-learn init` / `uninstall`: plan (read-only, also the dry run), then apply.
 export {
   applyPlan,
+  detectSurfaces,
   type FileChange,
   formatPlan,
   type InitOptions,
@@ -34,6 +70,13 @@ export {
   shellQuote,
   type UninstallOptions,
 } from './init/plan.js';
+// The hook scripts init copied into the data dir: their versions, and refreshing them.
+export {
+  type HookScript,
+  hookScriptVersion,
+  installedHookScripts,
+  refreshHookScripts,
+} from './init/scripts.js';
 // Whether a project may be captured: pause state, `.kiro-learn-ignore`, exclude globs.
 export {
   activePause,
@@ -51,7 +94,7 @@ export {
   writePauseState,
 } from './paused.js';
 // Running one hook: payload → Event → collector, context to stdout.
-export { type RunOptions, runHook } from './run.js';
+export { captureDisabled, type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';
 
 // Nothing lost while the collector is down (the collector may drain the spool at start-up).
@@ -65,9 +108,5 @@ export {
   spoolEvent,
   spoolStatus,
 } from './spool.js';
-export { mapClaudeCode } from './surfaces/claude-code.js';
-export { mapKiro } from './surfaces/kiro.js';
-export { mapKiroIde } from './surfaces/kiro-ide.js';
-export { lastAssistantText } from './transcript.js';
 export { capBody, prefixBytes } from './truncate.js';
 export { SHIM_VERSION } from './version.js';

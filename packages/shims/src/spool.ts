@@ -41,38 +41,57 @@ export interface DrainOptions {
 }
 
 const CLAIM = '.claim.jsonl';
+const SEGMENT = '.seg.jsonl';
+const PENDING = 'pending.jsonl';
 const spoolDir = (home: string) => join(home, 'spool');
-const pendingFile = (home: string) => join(spoolDir(home), 'pending.jsonl');
+const pendingFile = (home: string) => join(spoolDir(home), PENDING);
+/** Written by earlier versions: one number. */
 const droppedFile = (home: string) => join(spoolDir(home), 'dropped');
+/** One line per drop, each the number of events dropped: appends never race. */
+const droppedLog = (home: string) => join(spoolDir(home), 'dropped.log');
 
 /**
  * Keeps an event the collector could not take: one JSON line appended (atomic for one
- * write), the oldest lines dropped (and counted) when the file would pass `maxBytes`.
+ * write) to `pending.jsonl`. The spool is bounded without rewriting anything: once
+ * `pending.jsonl` holds an eighth of `maxBytes` it is renamed into a segment (a rename
+ * never loses an append in flight), and while all files pass `maxBytes` the oldest
+ * segment goes, its events counted in `dropped.log`. Concurrent hooks each do one append
+ * and a directory listing; every event is kept or counted.
  */
 export function spoolEvent(home: string, event: Event, maxBytes: number = SPOOL_MAX_BYTES): void {
   const line = `${JSON.stringify(event)}\n`;
-  mkdirSync(spoolDir(home), { recursive: true, mode: 0o700 });
-  const file = pendingFile(home);
+  const dir = spoolDir(home);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  appendFileSync(pendingFile(home), line, { mode: 0o600 });
   let size = 0;
   try {
-    size = statSync(file).size;
+    size = statSync(pendingFile(home)).size;
   } catch {
-    // first spooled event
+    // another hook just rotated it
   }
-  if (size + Buffer.byteLength(line) <= maxBytes) {
-    appendFileSync(file, line, { mode: 0o600 });
-    return;
+  if (size >= Math.max(1, Math.floor(maxBytes / 8))) {
+    try {
+      renameSync(pendingFile(home), join(dir, `${nextName(home)}${SEGMENT}`));
+    } catch {
+      // another hook rotated it first
+    }
   }
-  const lines = size > 0 ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-  lines.push(line.slice(0, -1));
-  let total = lines.reduce((sum, kept) => sum + Buffer.byteLength(kept) + 1, 0);
-  let dropped = 0;
-  while (total > maxBytes && lines.length > 0) {
-    total -= Buffer.byteLength(lines.shift()!) + 1;
-    dropped++;
+  const files = spoolFiles(home).map((file) => ({ file, size: sizeOf(file) }));
+  let total = files.reduce((sum, f) => sum + f.size, 0);
+  for (const { file, size: bytes } of files) {
+    if (total <= maxBytes) break;
+    if (!file.endsWith(SEGMENT)) continue; // claims are being replayed; pending is newest
+    const doomed = `${file}.drop`;
+    try {
+      renameSync(file, doomed); // one hook wins each segment
+    } catch {
+      continue;
+    }
+    total -= bytes;
+    const count = readLines(doomed).length;
+    unlinkSync(doomed);
+    if (count > 0) appendFileSync(droppedLog(home), `${count}\n`, { mode: 0o600 });
   }
-  writeAtomic(file, lines.map((kept) => `${kept}\n`).join(''));
-  writeFileSync(droppedFile(home), String(spoolStatus(home).dropped + dropped));
 }
 
 /** How many events wait in the spool, and how many were dropped for space so far. */
@@ -83,8 +102,9 @@ export function spoolStatus(home: string): { pending: number; dropped: number } 
   try {
     dropped = Number.parseInt(readFileSync(droppedFile(home), 'utf8'), 10) || 0;
   } catch {
-    // nothing dropped
+    // nothing dropped by an earlier version
   }
+  for (const count of readLines(droppedLog(home))) dropped += Number.parseInt(count, 10) || 0;
   return { pending, dropped };
 }
 
@@ -117,20 +137,14 @@ export async function drainSpool(
     // Claimed batches are named by ULID, so they sort oldest first; new events keep
     // arriving in pending.jsonl meanwhile. Two claims within one millisecond would sort by
     // their random part: a name that does not sort after the last claim's extends it.
-    const last = spoolFiles(home)
-      .filter((f) => f.endsWith(CLAIM))
-      .map((f) => basename(f, CLAIM))
-      .pop();
-    const ulid = hookUlid();
-    const name = last !== undefined && ulid <= last ? `${last}0` : ulid;
     try {
-      renameSync(pendingFile(home), join(spoolDir(home), `${name}${CLAIM}`));
+      renameSync(pendingFile(home), join(spoolDir(home), `${nextName(home)}${CLAIM}`));
     } catch {
       // nothing new pending
     }
     const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     let stopped = false;
-    for (const file of spoolFiles(home).filter((f) => f.endsWith(CLAIM))) {
+    for (const file of spoolFiles(home).filter((f) => basename(f) !== PENDING)) {
       const lines = readLines(file);
       let index = 0;
       for (; index < lines.length && !stopped; index++) {
@@ -154,8 +168,12 @@ export async function drainSpool(
         result[outcome === 'delivered' ? 'delivered' : 'rejected']++;
       }
       const rest = lines.slice(index);
-      if (rest.length === 0) unlinkSync(file);
-      else writeAtomic(file, rest.map((line) => `${line}\n`).join(''));
+      try {
+        if (rest.length === 0) unlinkSync(file);
+        else writeAtomic(file, rest.map((line) => `${line}\n`).join(''));
+      } catch {
+        // dropped for space meanwhile: its events are counted there
+      }
       if (stopped) break;
     }
   } finally {
@@ -169,11 +187,34 @@ export async function drainSpool(
   return result;
 }
 
+/**
+ * The name of a new segment or claim: a ULID, so they sort oldest first. Two within one
+ * millisecond would sort by their random part: a name that does not sort after the last
+ * one extends it.
+ */
+function nextName(home: string): string {
+  const last = spoolFiles(home)
+    .map((file) => basename(file))
+    .filter((name) => name !== PENDING)
+    .map((name) => name.slice(0, name.indexOf('.')))
+    .pop();
+  const ulid = hookUlid();
+  return last !== undefined && ulid <= last ? `${last}0` : ulid;
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 function spoolFiles(home: string): string[] {
   try {
     const names = readdirSync(spoolDir(home)).filter((name) => name.endsWith('.jsonl'));
-    // Claims (ULID names) are older than whatever is pending now.
-    names.sort((a, b) => (a === 'pending.jsonl' ? 1 : b === 'pending.jsonl' ? -1 : a < b ? -1 : 1));
+    // Segments and claims (ULID names) are older than whatever is pending now.
+    names.sort((a, b) => (a === PENDING ? 1 : b === PENDING ? -1 : a < b ? -1 : 1));
     return names.map((name) => join(spoolDir(home), name));
   } catch {
     return [];

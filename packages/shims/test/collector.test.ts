@@ -48,17 +48,26 @@ async function startCollector(): Promise<void> {
   throw new Error(`the collector did not come up on port ${port}`);
 }
 
+/**
+ * Stops the collector: SIGTERM, and SIGKILL if it is still up after 30 s. How the daemon
+ * shuts down under load is the fault suite's concern; here the spool must survive either.
+ */
 async function stopCollector(): Promise<void> {
   const child = collector;
   collector = undefined;
   if (!child || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   await exited;
+  clearTimeout(timer);
 }
 
-function hook(payload: object): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.cjs')], {
+function hook(
+  payload: object,
+  script = 'claude-code',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(defaultBundleDir(), `${script}.cjs`)], {
     cwd: base,
     env: env(),
   });
@@ -138,6 +147,47 @@ describe('shim and collector', () => {
     expect((await storedEvents()).filter((event) => event.kind === 'prompt')).toHaveLength(1);
   });
 
+  it('gives Gemini CLI and Codex the context as JSON, the only stdout they accept', async () => {
+    const saved = await fetch(url('/v1/memories'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        record_id: newRecordId(),
+        namespace: namespace(),
+        strategy: 'builtin',
+        title: 'Rate limits are keyed on the API key',
+        summary: 'express-rate-limit on POST /payments uses the API key header as its key.',
+        facts: [],
+        concepts: ['rate-limit'],
+        files_touched: [],
+        observation_type: 'decision',
+        source_event_ids: [newEventId()],
+        created_at: new Date().toISOString(),
+      }),
+    });
+    expect(saved.status).toBe(200);
+    for (const [script, hookEventName] of [
+      ['gemini-cli', 'BeforeAgent'],
+      ['codex', 'UserPromptSubmit'],
+    ] as const) {
+      // Sessions of their own: a session is not given the same memory twice.
+      const ran = await hook(
+        {
+          hook_event_name: hookEventName,
+          session_id: `${script}-1`,
+          prompt: 'which key does the payments rate limit use?',
+        },
+        script,
+      );
+      expect(ran).toMatchObject({ code: 0, stderr: '' });
+      const answer = JSON.parse(ran.stdout);
+      expect(answer.hookSpecificOutput.hookEventName).toBe(hookEventName);
+      expect(answer.hookSpecificOutput.additionalContext).toMatch(
+        /^## Prior observations from kiro-learn\n\n### Rate limits are keyed on the API key\n/,
+      );
+    }
+  });
+
   it("prints the project's latest turn summary at session start", async () => {
     const summary = {
       record_id: newRecordId(),
@@ -176,6 +226,22 @@ describe('shim and collector', () => {
     });
     expect(ran).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await storedEvents()).toHaveLength(before + 1);
+  });
+
+  it('stores a hook that fired twice at once (two configurations of one agent) once', async () => {
+    const before = (await storedEvents()).length;
+    const payload = {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'pnpm lint' },
+      tool_response: 'fired twice',
+    };
+    const twice = await Promise.all([hook(payload), hook(payload)]);
+    for (const ran of twice) expect(ran).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await storedEvents()).toHaveLength(before + 1);
+    // A different tool use a moment later is its own event.
+    await hook({ ...payload, tool_response: 'ran again, other output' });
+    expect(await storedEvents()).toHaveLength(before + 2);
   });
 
   it('spools while the collector is stopped and replays once it is back', async () => {

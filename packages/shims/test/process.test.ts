@@ -1,13 +1,22 @@
 // The real bundled hook scripts as child processes: whatever arrives, exit 0, nothing on
 // stdout but context, one `[kiro-learn]` line on stderr, and the event kept when it can be.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS, utf8Length } from '@kiro-learn/schema';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
+import { SPOOL_MAX_BYTES, spoolStatus } from '../src/spool.js';
 
 const bin = (surface: string) => join(defaultBundleDir(), `${surface}.cjs`);
 let closedPort: number;
@@ -118,6 +127,141 @@ describe('a hook process', () => {
     expect(ran).toMatchObject({ code: 0, stdout: '' });
     expect(spooled(ran.home)[0].body.data.tool_response).toBe('caf\uFFFD');
     expect(ran.stderr).toMatch(/not valid UTF-8/);
+  });
+
+  it('never waits on a Claude Code transcript path that is a FIFO', async () => {
+    const fifo = join(mkdtempSync(join(tmpdir(), 'kl-fifo-')), 't.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const stop = {
+      hook_event_name: 'Stop',
+      session_id: 's1',
+      cwd: '/tmp/p',
+      transcript_path: fifo,
+    };
+    const ran = await run('claude-code', JSON.stringify(stop));
+    expect(ran).toMatchObject({ code: 0, stdout: '' });
+    expect(spooled(ran.home)[0]).toMatchObject({
+      kind: 'session_summary',
+      body: { type: 'text', content: '' },
+    });
+  });
+
+  it('keeps or counts every event when concurrent hooks meet the full spool', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kl-cap-'));
+    const spool = join(home, 'data', 'spool');
+    mkdirSync(spool, { recursive: true });
+    // A spool 2 KiB short of its cap: every hook below pushes it over.
+    const line = `${JSON.stringify({ event_id: 'OLD', body: { type: 'text', content: 'x'.repeat(1000) } })}\n`;
+    const prefilled = Math.floor((SPOOL_MAX_BYTES - 2048) / Buffer.byteLength(line));
+    writeFileSync(join(spool, 'pending.jsonl'), line.repeat(prefilled));
+    const env = { KIRO_LEARN_HOME: join(home, 'data') };
+    const hooks = 20;
+    const runs = await Promise.all(
+      Array.from({ length: hooks }, (_, i) => run('claude-code', tool(`hook ${i}`), env)),
+    );
+    for (const ran of runs) expect(ran).toMatchObject({ code: 0, stdout: '' });
+    const status = spoolStatus(join(home, 'data'));
+    expect(status.pending + status.dropped).toBe(prefilled + hooks);
+    // Nothing kept twice: what is counted as dropped is gone.
+    const kept = readdirSync(spool)
+      .filter((name) => name.endsWith('.jsonl'))
+      .flatMap((name) => readFileSync(join(spool, name), 'utf8').split('\n').filter(Boolean))
+      .map((text) => JSON.parse(text))
+      .filter((event) => event.kind === 'tool_use')
+      .map((event) => event.body.data.tool_response);
+    expect(new Set(kept).size).toBe(kept.length);
+    expect(kept.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.each([
+    ['a 404 page', 404, 'text/html', '<h1>Not Found</h1>'],
+    ['a JSON 404', 404, 'application/json', '{"error":"not found"}'],
+    ['a 200', 200, 'application/json', '{"ok":true}'],
+  ])(
+    'keeps the event when another program on the port answers with %s',
+    async (_name, status, type, body) => {
+      const server = createHttpServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(status, { 'content-type': type }).end(body));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      try {
+        const ran = await run('claude-code', tool('a'), { KIRO_LEARN_PORT: String(port) });
+        expect(ran).toMatchObject({ code: 0, stdout: '' });
+        expect(ran.stderr).toMatch(/from something that is not the collector\); kept in the spool/);
+        expect(spooled(ran.home)).toHaveLength(1);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
+
+  it("applies the user's privacy.extraPatterns to what it spools", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kl-extra-'));
+    mkdirSync(join(home, 'data'));
+    writeFileSync(
+      join(home, 'data', 'settings.json'),
+      JSON.stringify({
+        privacy: { extraPatterns: [{ pattern: 'ACME-[0-9]{6}', kind: 'acme_id' }] },
+      }),
+    );
+    const ran = await run(
+      'claude-code',
+      tool('customer ACME-123456 and ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'),
+      {
+        KIRO_LEARN_HOME: join(home, 'data'),
+      },
+    );
+    expect(ran).toMatchObject({ code: 0, stdout: '' });
+    const text = readFileSync(join(home, 'data', 'spool', 'pending.jsonl'), 'utf8');
+    expect(text).not.toContain('ACME-123456');
+    expect(text).toContain('[REDACTED:acme_id]');
+    expect(text).toContain('[REDACTED:github_token]');
+  });
+
+  it.each([
+    [
+      'gemini-cli',
+      { hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: {}, tool_response: {} },
+      '{}\n',
+    ],
+    ['gemini-cli', { hook_event_name: 'Notification' }, '{}\n'],
+    ['gemini-cli', 'not json', '{}\n'],
+    [
+      'codex',
+      { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' },
+      '{}\n',
+    ],
+    [
+      'cursor',
+      { hook_event_name: 'beforeSubmitPrompt', prompt: 'hi', workspace_roots: ['/tmp/p'] },
+      '{"continue":true}\n',
+    ],
+    [
+      'cursor',
+      {
+        hook_event_name: 'afterShellExecution',
+        command: 'ls',
+        output: '',
+        workspace_roots: ['/tmp/p'],
+      },
+      '',
+    ],
+  ])('answers a %s hook in its own format: %j', async (surface, payload, stdout) => {
+    const ran = await run(
+      surface,
+      typeof payload === 'string'
+        ? payload
+        : JSON.stringify({ cwd: '/tmp/p', session_id: 's', ...payload }),
+    );
+    expect(ran).toMatchObject({ code: 0, stdout });
+  });
+
+  it('does nothing at all with KIRO_LEARN_CAPTURE=off: no output, nothing recorded', async () => {
+    const ran = await run('claude-code', tool('a'), { KIRO_LEARN_CAPTURE: 'off' });
+    expect(ran).toEqual({ code: 0, stdout: '', stderr: '', home: ran.home });
+    expect(existsSync(join(ran.home, 'data'))).toBe(false);
   });
 
   it('reads legacy Kiro IDE payloads from USER_PROMPT without waiting on stdin', async () => {

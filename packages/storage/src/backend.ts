@@ -5,6 +5,7 @@ import type {
   MemoryRecordPatch,
   ObservationType,
 } from '@kiro-learn/schema';
+import type { VectorHit } from './vectors/vector-index.js';
 
 /**
  * What kiro-learn needs from a database. The SQLite backend implements it; a server
@@ -49,6 +50,30 @@ export interface StorageBackend {
   /** Full-text search, best first. Never throws on any query text. */
   searchRecords(query: SearchOptions): Promise<SearchHit[]>;
 
+  // ---- record vectors (semantic search; one vector per record and embedding model) ----
+  /**
+   * Stores vectors of records for one model. A vector whose record does not exist (any
+   * more) is skipped; one the record already has for this model is kept (a change to the
+   * record's text deletes its vectors, so an existing one is current). Deleting a record
+   * deletes its vectors. Returns how many were stored.
+   */
+  putVectors(modelId: string, vectors: readonly RecordVector[]): Promise<number>;
+  /**
+   * Exact nearest-neighbour search (cosine) over the vectors of one namespace (exact
+   * string equality) and one model, best first. Kept in step with every write and delete,
+   * including other processes'. Never throws on a query of the wrong dimension: no hits.
+   */
+  searchVectors(query: VectorSearchOptions): Promise<VectorHit[]>;
+  /**
+   * Records with no vector for this model, newest first, a page at a time: what
+   * `kiro-learn reindex` embeds. Pass `nextCursor` back to continue; a page may be short.
+   */
+  recordsWithoutVector(query: MissingVectorsOptions): Promise<MissingVectorsPage>;
+  /** How many records there are, and how many of them have a vector for this model. */
+  vectorCoverage(modelId: string, namespace?: string): Promise<VectorCoverage>;
+  /** Deletes the vectors of every model but this one (after a model change). Returns how many. */
+  deleteVectorsExcept(modelId: string): Promise<number>;
+
   // ---- pending buffer (events waiting for extraction) ----
   /** Pending entries of one namespace, oldest first. */
   listPending(namespace: string, options?: { limit?: number }): Promise<PendingEntry[]>;
@@ -58,9 +83,26 @@ export interface StorageBackend {
   removePending(namespace: string, eventIds: readonly string[]): Promise<number>;
   /**
    * Stores records and removes the pending entries they came from in one transaction, so
-   * a crash can neither lose the events nor store the records twice.
+   * a crash can neither lose the events nor store the records twice. Conditional: when any
+   * of `eventIds` is no longer pending (another run or process committed it), nothing is
+   * stored and it rejects with StorageError `stale_batch`.
    */
   commitExtraction(commit: ExtractionCommit): Promise<void>;
+  /**
+   * Sets pending entries aside (a project past its pending ceiling): they leave the
+   * buffer but keep their order, until requeueParked puts them back. Returns how many.
+   * Optional (with requeueParked and parkedSummary): a backend without them has the
+   * buffer drop such entries from the buffer instead (the events stay stored).
+   */
+  parkPending?(namespace: string, eventIds: readonly string[]): Promise<number>;
+  /**
+   * Moves a namespace's oldest parked entries back into its pending buffer while its
+   * pending bytes stay within `maxPendingBytes` (at least one entry into an empty buffer).
+   * Returns how many moved.
+   */
+  requeueParked?(namespace: string, maxPendingBytes: number): Promise<number>;
+  /** Count and bytes parked per namespace (for re-queueing at start-up). */
+  parkedSummary?(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
 
   // ---- several collectors on one database ----
   /**
@@ -280,6 +322,43 @@ export interface SearchHit {
   terms: string[];
   /** How the hit was found. */
   via: 'fts' | 'like';
+}
+
+/** A record's embedding. */
+export interface RecordVector {
+  recordId: string;
+  vector: Float32Array;
+}
+
+export interface VectorSearchOptions {
+  /** Exact namespace (required: vectors never answer across namespaces). */
+  namespace: string;
+  modelId: string;
+  /** The query's embedding (any length; compared by direction). */
+  vector: Float32Array;
+  limit: number;
+}
+
+export type { VectorHit } from './vectors/vector-index.js';
+
+export interface MissingVectorsOptions {
+  modelId: string;
+  /** Only this namespace (exact); omitted: every namespace. */
+  namespace?: string;
+  limit: number;
+  /** From the previous page. */
+  cursor?: string;
+}
+
+export interface MissingVectorsPage {
+  records: MemoryRecord[];
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+export interface VectorCoverage {
+  records: number;
+  withVector: number;
 }
 
 export interface PendingEntry {

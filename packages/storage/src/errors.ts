@@ -4,7 +4,14 @@ export type StorageErrorCode =
   | 'migration_drift'
   | 'closed'
   | 'invalid_cursor'
+  | 'invalid_query'
   | 'io'
+  /** lockFile: another process holds the lock. */
+  | 'locked'
+  /** commitExtraction: the batch's pending entries are gone (another run extracted them). */
+  | 'stale_batch'
+  /** The database file is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, a failed integrity check). */
+  | 'corrupt'
   /** The backend cannot do this (e.g. a file backup of a server database). */
   | 'unsupported'
   /** The database server cannot be reached, is restarting, or has no free connection. */

@@ -4,7 +4,8 @@
  *
  * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
  * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
- * migrations). `tokenize` is the prompt tokenizer its search uses.
+ * migrations, record vectors with exact in-memory search). `tokenize` is the prompt
+ * tokenizer its search uses.
  *
  * Everything exported here is public API.
  */
@@ -21,6 +22,8 @@ export type {
   ListRecordsOptions,
   LogQuery,
   Member,
+  MissingVectorsOptions,
+  MissingVectorsPage,
   NewMember,
   PendingEntry,
   PendingSummary,
@@ -28,6 +31,7 @@ export type {
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
   ScanPage,
@@ -38,12 +42,26 @@ export type {
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  VectorCoverage,
+  VectorSearchOptions,
 } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
 export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
+// Checking a database file for damage (`kiro-learn doctor`).
+export {
+  CORRUPT_DATABASE_HELP,
+  checkDatabase,
+  type IntegrityReport,
+} from './sqlite/integrity.js';
+// An exclusive, crash-safe file lock (the collector's data-dir lock).
+export { type FileLock, isFileLocked, lockFile } from './sqlite/lock.js';
 export {
   openSqliteStorage,
   type SqliteStorage,
   type SqliteStorageOptions,
+  type VectorCacheOptions,
 } from './sqlite/open.js';
+// The exact int8 in-memory vector index (WebAssembly SIMD scan) behind `searchVectors`,
+// for other backends to reuse.
+export { type VectorHit, VectorIndex } from './vectors/vector-index.js';

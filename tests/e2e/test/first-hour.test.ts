@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   extraction,

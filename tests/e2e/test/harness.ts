@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,18 +9,11 @@ export const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
 export const SHIMS = join(repoRoot, 'packages/shims/dist/bin');
 export const MCP = join(repoRoot, 'packages/mcp-server/dist/cli.js');
 
-/** The agents' own hook payloads: ../shared beside the repository (as CI has it), else the shims' copies. */
-export const FIXTURES: string | undefined = [
-  join(repoRoot, '../shared/fixtures/hook-payloads'),
-  join(repoRoot, 'packages/shims/test/fixtures/hook-payloads'),
-].find((dir) => existsSync(join(dir, 'kiro-cli')));
-if (!FIXTURES)
-  throw new Error(
-    'hook payload fixtures not found: expected ../shared/fixtures/hook-payloads beside the repository',
-  );
+/** The agents' own hook payloads (copied into the repository: the suite reads nothing outside it). */
+export const FIXTURES = join(repoRoot, 'tests/e2e/fixtures/hook-payloads');
 
 export function fixture(surface: string, name: string, project: string): Record<string, unknown> {
-  const text = readFileSync(join(FIXTURES!, surface, `${name}.json`), 'utf8');
+  const text = readFileSync(join(FIXTURES, surface, `${name}.json`), 'utf8');
   return JSON.parse(text.replaceAll('/home/dev/src/payments-api', project)) as Record<
     string,
     unknown

@@ -1,21 +1,25 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packAll, repoRoot, scratchProject } from './pack.js';
+import { machineNode, packAll, repoRoot, scratchProject } from './pack.js';
 
-// Every package, packed as npm would publish it and installed into an empty project from
-// the tarballs (everything else from the registry): the CLI, retrieval embedded without the
-// collector, and the MCP server all work from there.
+// Release rehearsal, step 2: every package, packed as npm would publish it and installed
+// into an empty project from the tarballs (everything else from the registry): the CLI,
+// retrieval embedded without the collector, the MCP server, and a user's first hour
+// (start, init, hooks, search, stop) all work from there. The install and the collector run
+// on Node 22 (the collector needs it); the hooks and the MCP server run on the machine's own
+// Node (`machineNode()`: Node 20 on a machine whose default Node is 20), as users run them.
 const PACKAGES = [
   'schema',
   'storage',
   'buffer',
   'extractor',
   'retrieval',
+  'embeddings',
   'shims',
   'mcp-server',
 ].map((name) => `packages/${name}`);
@@ -44,9 +48,12 @@ describe('installed from the tarballs', () => {
     const { version } = JSON.parse(
       readFileSync(join(repoRoot, 'apps/collector/package.json'), 'utf8'),
     ) as { version: string };
-    expect(execFileSync(bin('kiro-learn'), ['--version'], { encoding: 'utf8' }).trim()).toBe(
-      version,
-    );
+    const versions = execFileSync(bin('kiro-learn'), ['--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, KIRO_LEARN_HOME: join(project, 'home-version') },
+    }).split('\n');
+    expect(versions[0]).toBe(version);
+    expect(versions[1]).toBe('hook scripts: none installed (kiro-learn init installs them)');
   });
 
   it('the collector starts from the install, serves the viewer, and stops', async () => {
@@ -84,7 +91,7 @@ const namespace = buildNamespace('alice', 'payments-api');
 await storage.putRecord({ record_id: newRecordId(), namespace, strategy: 'test', title: 'Stripe webhooks need the raw body',
   summary: 'express.json() broke signature verification; use express.raw().', facts: [], concepts: ['stripe'],
   files_touched: ['src/webhooks/stripe.ts'], observation_type: 'discovery', source_event_ids: [newEventId()], created_at: new Date().toISOString() });
-const retriever = createRetriever({ storage, log: false });
+const retriever = createRetriever({ storage, log: false, budgetMs: 60_000 });
 const result = await retriever.retrieve({ namespace, prompt: 'why do stripe webhook signatures fail?' });
 process.stdout.write(result.context);
 await storage.close();
@@ -96,12 +103,12 @@ await storage.close();
     );
   });
 
-  it('the MCP server starts from the install and lists its tools', async () => {
+  it("the MCP server starts from the install on the machine's Node and lists its tools", async () => {
     const client = new Client({ name: 'release', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
-        command: bin('kiro-learn-mcp'),
-        args: [],
+        command: machineNode(),
+        args: [bin('kiro-learn-mcp')],
         cwd: project,
         stderr: 'pipe',
       }),
@@ -122,8 +129,8 @@ await storage.close();
     }
   });
 
-  it('the hook script runs from the install and never breaks the agent', () => {
-    const result = spawnSync(bin('kiro-learn-shim'), ['kiro'], {
+  it("the hook script runs from the install on the machine's Node and never breaks the agent", () => {
+    const result = spawnSync(machineNode(), [bin('kiro-learn-shim'), 'kiro'], {
       input: 'not json',
       env: { ...process.env, KIRO_LEARN_HOME: join(project, 'home2'), KIRO_LEARN_PORT: '9' },
       encoding: 'utf8',
@@ -131,5 +138,94 @@ await storage.close();
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^\[kiro-learn\] /);
+  });
+});
+
+describe("a user's first hour, from the install", () => {
+  it('start, init, hooks record a turn, the MCP server saves, search finds it, stop', async () => {
+    const port = await freePort();
+    const home = join(project, 'first-hour');
+    const repo = join(home, 'src', 'payments-api');
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(join(repo, 'package.json'), '{"name":"payments-api"}\n');
+    const env = {
+      ...process.env,
+      HOME: home,
+      KIRO_LEARN_HOME: join(home, '.kiro-learn'),
+      KIRO_LEARN_PORT: String(port),
+      KIRO_LEARN_EXTRACTOR: 'builtin',
+    };
+    const kiroLearn = (args: string[]) =>
+      spawnSync(bin('kiro-learn'), args, { cwd: repo, env, encoding: 'utf8', timeout: 60_000 });
+
+    expect(kiroLearn(['start']).status).toBe(0);
+    try {
+      const init = kiroLearn(['init', '--surface', 'claude-code', '--yes']);
+      expect(init.stderr).toBe('');
+      expect(init.status).toBe(0);
+      // The hooks init wrote, run as Claude Code runs them: through the shell, JSON on stdin.
+      const settings = JSON.parse(
+        readFileSync(join(repo, '.claude', 'settings.local.json'), 'utf8'),
+      );
+      const command = (event: string): string => settings.hooks[event][0].hooks[0].command;
+      const hook = (event: string, fields: object) =>
+        spawnSync('sh', ['-c', command(event)], {
+          cwd: repo,
+          env,
+          encoding: 'utf8',
+          input: JSON.stringify({
+            session_id: 'first-hour',
+            cwd: repo,
+            hook_event_name: event,
+            ...fields,
+          }),
+        });
+      const prompt = hook('UserPromptSubmit', {
+        prompt: 'Stripe webhook signatures fail after the deploy',
+      });
+      expect(prompt.status).toBe(0);
+      expect(
+        hook('Stop', { last_assistant_message: 'Switched the route to express.raw().' }).status,
+      ).toBe(0);
+
+      // The agent saves what it learned through the MCP server init registered, started as
+      // the agent starts it.
+      const mcp = JSON.parse(readFileSync(join(repo, '.mcp.json'), 'utf8')).mcpServers[
+        'kiro-learn'
+      ];
+      const client = new Client({ name: 'first-hour', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: mcp.command,
+          args: mcp.args,
+          cwd: repo,
+          env,
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        const saved = await client.callTool({
+          name: 'save_observation',
+          arguments: {
+            title: 'Stripe webhooks need the raw request body',
+            summary: 'express.json() broke signature verification; the route uses express.raw().',
+            observation_type: 'discovery',
+          },
+        });
+        expect(saved.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+
+      const search = kiroLearn(['search', 'stripe webhook raw body', '--json']);
+      expect(search.status).toBe(0);
+      expect(search.stdout).toContain('Stripe webhooks need the raw request body');
+      // And the next prompt gets it back as context.
+      const next = hook('UserPromptSubmit', { prompt: 'why do stripe webhook signatures fail?' });
+      expect(next.status).toBe(0);
+      expect(next.stdout).toContain('Stripe webhooks need the raw request body');
+    } finally {
+      expect(kiroLearn(['stop']).status).toBe(0);
+    }
   });
 });

@@ -12,6 +12,7 @@ const names = new Set(
     'packages/buffer',
     'packages/extractor',
     'packages/retrieval',
+    'packages/embeddings',
     'packages/shims',
     'packages/mcp-server',
     'apps/collector',

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 
 export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
 
@@ -41,8 +41,24 @@ export function scratchProject(tarballs: Map<string, string>): string {
   );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: dir,
+    // As the docs tell users: onnxruntime-node's install script only fetches GPU libraries.
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
     stdio: 'pipe',
     timeout: 240_000,
   });
   return dir;
+}
+
+/**
+ * The machine's own Node: the first `node` on PATH outside the repository wrapper's
+ * private `.tools/` (which supplies Node 22 where the machine has an older one). Falls
+ * back to the Node running the tests when the machine has no other.
+ */
+export function machineNode(): string {
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || dir.split(sep).includes('.tools')) continue;
+    const candidate = join(dir, 'node');
+    if (existsSync(candidate)) return candidate;
+  }
+  return process.execPath;
 }

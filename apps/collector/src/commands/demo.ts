@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryRecord } from '@kiro-learn/schema';
@@ -40,7 +40,7 @@ captured, what was extracted, and what the agent's next prompt receives.`,
     say(`\n1. Captured: a recorded session in ${project}`);
     say(`   (project ${namespace})`);
     for (const hook of FIRST_SESSION) {
-      const output = runHook(hook, project, io);
+      const output = await runHook(hook, project, io);
       say(`   ✓ ${hook.label}${output ? ` → the agent is told:\n${indent(output, 6)}` : ''}`);
     }
 
@@ -71,13 +71,13 @@ captured, what was extracted, and what the agent's next prompt receives.`,
 
     say(`\n3. Retrieved: ${NEXT_PROMPT.label}`);
     say(`   "${String(NEXT_PROMPT.payload['prompt'])}"`);
-    const context = runHook(NEXT_PROMPT, project, io);
+    const context = await runHook(NEXT_PROMPT, project, io);
     if (context)
       say(`   The prompt hook adds this to the agent's context:\n\n${indent(context, 4)}`);
     else say('   Nothing was injected (see kiro-learn doctor).');
     // End that turn too, so nothing of the demo is left pending for the next run.
     const lastRun = await lastExtractionId(address, namespace);
-    runHook(NEXT_STOP, project, io);
+    await runHook(NEXT_STOP, project, io);
     await waitForExtraction(address, namespace, lastRun);
 
     say(`\n4. See it all in the viewer: ${address.baseUrl}/ui/`);
@@ -89,17 +89,33 @@ captured, what was extracted, and what the agent's next prompt receives.`,
   },
 };
 
-/** Runs the Kiro CLI hook bundle as the agent would: payload on stdin, context on stdout. */
-function runHook(hook: RecordedHook, cwd: string, io: CommandIO): string {
-  const result = spawnSync(process.execPath, [join(defaultBundleDir(), 'kiro.cjs')], {
-    cwd,
-    env: io.env,
-    input: JSON.stringify({ ...hook.payload, cwd }),
-    encoding: 'utf8',
-    timeout: 10_000,
+/**
+ * Runs the Kiro CLI hook bundle as the agent would: payload on stdin, context on stdout.
+ * Asynchronously: a blocked event loop cannot see the collector close an idle keep-alive
+ * socket, and the next request on that socket fails (`fetch failed`) on a busy machine.
+ */
+function runHook(hook: RecordedHook, cwd: string, io: CommandIO): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(defaultBundleDir(), 'kiro.cjs')], {
+      cwd,
+      env: io.env,
+      timeout: 10_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once('error', () => resolve(''));
+    child.once('close', () => {
+      if (stderr) io.stderr.write(stderr);
+      resolve(stdout.trim());
+    });
+    child.stdin.end(JSON.stringify({ ...hook.payload, cwd }));
   });
-  if (result.stderr) io.stderr.write(result.stderr);
-  return result.stdout.trim();
 }
 
 async function clearProject(

@@ -1,12 +1,25 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { dataDir } from '@kiro-learn/schema/node';
+import {
+  atLeast,
+  chooseNode,
+  HOOK_LAUNCHER,
+  HOOK_NODE_FLOOR,
+  nodeStartMs,
+  nodeVersion,
+} from '@kiro-learn/shims';
+import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { daemonFiles } from '../lifecycle/files.js';
+import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
+import { VERSION } from '../version.js';
 import { line, parseCommandArgs } from './args.js';
-import { describeStorage } from './status.js';
+import { describeStorage, semanticLine } from './status.js';
 import type { Command, CommandIO } from './types.js';
 
 type Level = 'ok' | 'warn' | 'fail';
@@ -65,6 +78,11 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
 
   const address = cliAddress(io.env);
   checks.push(dataDirCheck(address.home));
+  // The SQLite file, when that is the storage (PostgreSQL is checked below).
+  const database = loaded.config?.storage.url
+    ? undefined
+    : databaseCheck(daemonFiles(address.home).database);
+  if (database) checks.push(database);
 
   const health = await probe(address);
   if (health.ok) {
@@ -89,9 +107,61 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(await storageCheck(loaded.config, address, health.ok));
   if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
   if (health.ok) checks.push(...(await breakerChecks(address)));
+  if (health.ok) checks.push(...(await semanticCheck(address)));
 
   checks.push(hookCheck(io.cwd));
+  const node = hookNodeCheck(dataDir(io.env), io.env);
+  if (node) checks.push(node);
+  checks.push(hookScriptsCheck(address.home));
   return checks;
+}
+
+/** kiro-learn's version beside the hook scripts' in the data dir (old ones after an upgrade). */
+function hookScriptsCheck(home: string): Check {
+  const report = hookScriptsReport(home);
+  const what = `kiro-learn ${VERSION}; ${report.summary}`;
+  return report.state === 'stale'
+    ? {
+        level: 'warn',
+        what,
+        fix: `refresh them: ${REFRESH_COMMAND} (the collector refreshes them when it starts)`,
+      }
+    : { level: 'ok', what };
+}
+
+/**
+ * Which Node the installed hooks run on (the launcher init wrote names it), whether it
+ * still runs and meets the hooks' floor, and whether a faster one is on the PATH now.
+ */
+function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined {
+  let launcher: string;
+  try {
+    launcher = readFileSync(join(data, 'bin', HOOK_LAUNCHER), 'utf8');
+  } catch {
+    return undefined; // init has not run: the hook check says so
+  }
+  const quoted = /^exec ('(?:[^']|'\\'')*'|\S+) "\$s"/m.exec(launcher)?.[1];
+  const path = quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
+  const version = path ? nodeVersion(path, env) : undefined;
+  if (!path || !version || !atLeast(version, HOOK_NODE_FLOOR)) {
+    return {
+      level: 'fail',
+      what: `hooks run on ${path ?? 'an unknown Node'}${version ? ` (Node ${version})` : ', which does not run'}`,
+      fix: `install Node ${HOOK_NODE_FLOOR} or newer, then run kiro-learn init again`,
+    };
+  }
+  // A faster Node is worth a warning only when there is a choice: the rule measures then.
+  const best = chooseNode(process.execPath, env);
+  if (best.path !== path && best.startMs !== undefined) {
+    if (best.startMs < nodeStartMs(path) * 0.9) {
+      return {
+        level: 'warn',
+        what: `hooks run on Node ${version} (${path}); Node ${best.version} (${best.path}) starts faster`,
+        fix: 'run kiro-learn init again to switch',
+      };
+    }
+  }
+  return { level: 'ok', what: `hooks run on Node ${version} (${path})` };
 }
 
 /**
@@ -161,6 +231,40 @@ function extractorCheck(
       };
 }
 
+/** Whether the running collector has its embedding model, and what to do when not. */
+async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Check[]> {
+  let semantic: Parameters<typeof semanticLine>[0] | undefined;
+  try {
+    ({ semantic } = await api<{ semantic?: Parameters<typeof semanticLine>[0] }>(
+      address,
+      '/v1/status',
+    ));
+  } catch {
+    return [];
+  }
+  if (!semantic) return [];
+  const what = semanticLine(semantic);
+  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'loading')
+    return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
+  if (semantic.state === 'off') {
+    return [
+      {
+        level: 'warn',
+        what,
+        fix: 'set semantic.enabled to true in settings.json to find memories asked in other words',
+      },
+    ];
+  }
+  return [
+    {
+      level: 'warn',
+      what,
+      fix: 'check semantic.modelDir (a directory with tokenizer.json and model.onnx), or remove it to use the built-in model; reinstall kiro-learn if the built-in model is missing',
+    },
+  ];
+}
+
 interface ProjectView {
   namespace: string;
   breaker: { state: string; consecutiveFailures: number; openUntil?: string };
@@ -226,6 +330,18 @@ function dataDirCheck(home: string): Check {
     };
   }
   return { level: 'ok', what: `data dir ${home}` };
+}
+
+/** SQLite's quick integrity check of the database, when there is one yet. */
+function databaseCheck(path: string): Check | undefined {
+  if (!existsSync(path)) return undefined;
+  const report = checkDatabase(path);
+  if (report.ok) return { level: 'ok', what: `database ${path} passes its integrity check` };
+  return {
+    level: 'fail',
+    what: `database ${path} is damaged: ${report.problems.join('; ')}`,
+    fix: CORRUPT_DATABASE_HELP,
+  };
 }
 
 function portFree(host: string, port: number): Promise<boolean> {

@@ -1,4 +1,6 @@
+import { dataDir } from '@kiro-learn/schema/node';
 import { CollectorError } from '../errors.js';
+import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { VERSION } from '../version.js';
 import { line } from './args.js';
 import { backup } from './backup.js';
@@ -11,6 +13,7 @@ import { importCommand } from './import.js';
 import { init } from './init.js';
 import { logs } from './logs.js';
 import { pause, resume } from './pause.js';
+import { reindex } from './reindex.js';
 import { restart } from './restart.js';
 import { restore } from './restore.js';
 import { search } from './search.js';
@@ -32,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   logs,
   doctor,
   search,
+  reindex,
   init,
   uninstall,
   demo,
@@ -69,7 +73,11 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
+    // The version alone first (scripts read it), then the hook scripts in the data dir.
     line(io.stdout, VERSION);
+    const scripts = hookScriptsReport(dataDir(io.env));
+    const fix = scripts.state === 'stale' ? `: ${REFRESH_COMMAND} refreshes them` : '';
+    line(io.stdout, `${scripts.summary}${fix}`);
     return 0;
   }
   const command = COMMANDS.find((c) => c.name === name);

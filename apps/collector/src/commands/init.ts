@@ -4,9 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { compressorAgentConfig } from '@kiro-learn/extractor';
 import {
   applyPlan,
+  chooseNode,
   formatPlan,
   INSTALL_SURFACES,
   type InstallSurface,
+  MCP_NODE_FLOOR,
   type McpLaunch,
   planInit,
   ShimsError,
@@ -19,17 +21,23 @@ import type { Command } from './types.js';
 export const init: Command = {
   name: 'init',
   summary: 'install kiro-learn hooks and MCP server into this project',
-  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|all] [--legacy-ide] [--dry-run] [--yes]
+  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|codex|gemini-cli|cursor|all] [--global] [--kiro-agent NAME] [--legacy-ide] [--dry-run] [--yes]
 
 Installs hooks and the MCP server for the agents found on this machine (or --surface,
 repeatable or comma-separated) into the project around the current directory, merging
 into existing files without touching anything else; running it again changes nothing.
-  --legacy-ide  also write Kiro IDE 0.x .kiro.hook files
-  --dry-run     show what would change, write nothing
-  --yes         never ask (scripts and CI)`,
+Hooks go where each agent keeps personal settings; files teams commit get no path of
+this machine.
+  --global          install for every project (user-level settings) instead
+  --kiro-agent NAME also add the hooks to your own Kiro CLI agent NAME (repeatable)
+  --legacy-ide      also write Kiro IDE 0.x .kiro.hook files
+  --dry-run         show what would change, write nothing
+  --yes             never ask (scripts and CI)`,
   async run(args, io) {
     const { values } = parseCommandArgs('init', args, {
       surface: { type: 'string', multiple: true },
+      global: { type: 'boolean' },
+      'kiro-agent': { type: 'string', multiple: true },
       'legacy-ide': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
@@ -39,8 +47,10 @@ into existing files without touching anything else; running it again changes not
         cwd: io.cwd,
         env: io.env,
         ...(values.surface ? { surfaces: parseSurfaces(values.surface) } : {}),
+        scope: values.global ? 'global' : 'project',
+        ...(values['kiro-agent'] ? { kiroAgents: values['kiro-agent'] } : {}),
         legacyIde: values['legacy-ide'] ?? false,
-        mcpServer: mcpServerLaunch(),
+        mcpServer: mcpServerLaunch(io.env),
         compressorAgent: compressorAgentConfig(),
       });
       const pending = plan.changes.some((change) => change.action !== 'unchanged');
@@ -54,6 +64,7 @@ into existing files without touching anything else; running it again changes not
       }
       applyPlan(plan);
       io.stdout.write(formatPlan(plan, false));
+      for (const note of plan.notes ?? []) line(io.stdout, note);
       line(
         io.stdout,
         'Start a new agent session to load the hooks; the collector starts on the first hook (or: kiro-learn start).',
@@ -83,10 +94,15 @@ function parseSurfaces(values: string[]): InstallSurface[] {
   return names as InstallSurface[];
 }
 
-/** The MCP server of this installation, run by this Node: a stable path in an npm install. */
-function mcpServerLaunch(): McpLaunch {
+/**
+ * The MCP server of this installation, on the Node chosen by the same rule as the hooks'
+ * (the fastest one on PATH that meets the MCP server's floor, the checkout's private one
+ * only when nothing else does).
+ */
+function mcpServerLaunch(env: NodeJS.ProcessEnv): McpLaunch {
   const pkg = fileURLToPath(import.meta.resolve('@kiro-learn/mcp-server/package.json'));
-  return { command: process.execPath, args: [join(dirname(pkg), 'dist', 'cli.js')] };
+  const node = chooseNode(process.execPath, env, MCP_NODE_FLOOR);
+  return { command: node.path, args: [join(dirname(pkg), 'dist', 'cli.js')] };
 }
 
 /** Asks on a terminal; anything but a terminal on both ends means no (use --yes). */

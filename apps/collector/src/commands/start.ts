@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../daemon.js';
-import { cliAddress, probe, sleep } from '../lifecycle/client.js';
+import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
@@ -21,7 +21,7 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
   async run(args, io) {
     const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
     const address = cliAddress(io.env);
-    const running = await probe(address);
+    const running = await probeRunning(address, daemonFiles(address.home).lock);
     if (running.ok) {
       line(
         io.stdout,
@@ -48,6 +48,8 @@ async function foreground(io: CommandIO): Promise<number> {
   process.once('SIGINT', force).once('SIGTERM', force);
   line(io.stdout, `${signal}: finishing in-flight requests, then stopping`);
   await daemon.stop();
+  // Everything is on disk and closed: nothing left may hold the process open.
+  setTimeout(() => process.exit(0), 1000).unref();
   return 0;
 }
 
@@ -81,9 +83,16 @@ async function background(io: CommandIO): Promise<number> {
     }
     if (exited !== undefined) {
       const why = readFileSync(files.startErr, 'utf8').trim();
-      // Lost a race with another start: that one is serving, which is what was asked.
-      if (/already running/.test(why)) {
-        line(io.stdout, why.replace(/^kiro-learn: /, ''));
+      // Lost a race with another start: that one is serving (or about to), which is what
+      // was asked. Wait for it to answer rather than report a failure. (Exit code 0 before
+      // answering means exactly that; its message may be lost, since concurrent starts
+      // share start.err.)
+      if (exited === 0 || /already running/.test(why)) {
+        const winner = await answers(address, deadline);
+        line(
+          io.stdout,
+          `kiro-learn collector is already running (pid ${winner?.pid ?? '?'}) at ${address.baseUrl}`,
+        );
         return 0;
       }
       line(
@@ -99,4 +108,14 @@ async function background(io: CommandIO): Promise<number> {
     `kiro-learn: the collector did not answer on ${address.baseUrl} within ${START_TIMEOUT_MS / 1000} s; see ${files.log}`,
   );
   return 1;
+}
+
+/** The collector answering at `address` before `deadline`, if one does. */
+async function answers(address: ReturnType<typeof cliAddress>, deadline: number) {
+  for (;;) {
+    const health = await probe(address, 500);
+    if (health.ok) return health;
+    if (Date.now() >= deadline) return undefined;
+    await sleep(100);
+  }
 }

@@ -1,11 +1,32 @@
 import { type PauseView, pauses } from '../data/pause.js';
-import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
+interface SemanticView {
+  state: string;
+  reason?: string;
+  model?: string;
+  runtime?: string;
+  vectors?: { records: number; withVector: number };
+}
+
+/** One line on semantic search: on with its model and coverage, or off and why. */
+export function semanticLine(s: SemanticView): string {
+  if (s.state === 'on') {
+    const missing = s.vectors ? s.vectors.records - s.vectors.withVector : 0;
+    const coverage = s.vectors
+      ? `; ${s.vectors.withVector} of ${s.vectors.records} records embedded${missing > 0 ? ' (the rest in the background, or: kiro-learn reindex)' : ''}`
+      : '';
+    return `semantic search: on (${s.model}, ${s.runtime})${coverage}`;
+  }
+  return `semantic search: ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
+}
+
 interface PipelineView {
+  semantic?: SemanticView;
   extractor?: string;
   storage?: StorageHealth;
   projects: Array<{
@@ -35,7 +56,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const files = daemonFiles(address.home);
-    const health = await probe(address);
+    const health = await probeRunning(address, files.lock);
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
     let pipeline: PipelineView | undefined;
@@ -66,6 +87,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
         ? {
             ...(pipeline.storage ? { storage: pipeline.storage } : {}),
             extractor: pipeline.extractor,
+            ...(pipeline.semantic ? { semantic: pipeline.semantic } : {}),
             projects: pipeline.projects.map((p) => ({
               namespace: p.namespace,
               pending_events: p.pendingEvents,
@@ -98,6 +120,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       if (totals) line(io.stdout, `  ${totals.events} events, ${totals.memories} memories`);
       if (pipeline?.storage) line(io.stdout, `  storage: ${describeStorage(pipeline.storage)}`);
       if (pipeline?.extractor) line(io.stdout, `  extractor: ${pipeline.extractor}`);
+      if (pipeline?.semantic) line(io.stdout, `  ${semanticLine(pipeline.semantic)}`);
       for (const p of pipeline?.projects ?? []) {
         const breaker =
           p.breaker.state === 'closed'

@@ -1,3 +1,4 @@
+import { isFileLocked } from '@kiro-learn/storage';
 import { cliAddress, probe, sleep } from '../lifecycle/client.js';
 import { daemonFiles, processAlive, readPidFile, removePidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
@@ -18,31 +19,42 @@ not stopped after ${STOP_TIMEOUT_MS / 1000} s. Saying "not running" is not an er
   },
 };
 
-/** Stops the collector if one runs; false only when one runs and could not be stopped. */
+/**
+ * Stops the collector if one runs; false only when one runs and could not be stopped.
+ * "Running" is decided by the data dir's lock, which only a live collector can hold: one
+ * that is starting or already stopping does not answer /healthz but still runs, and is
+ * waited for (never reported "not running", its PID file never removed while it lives).
+ */
 export async function stopCollector(io: CommandIO): Promise<boolean> {
   const address = cliAddress(io.env);
   const files = daemonFiles(address.home);
-  const recorded = readPidFile(files.pid);
   const health = await probe(address);
-  if (!health.ok) {
-    // The PID may belong to another program by now: never signal a process that does not answer.
+  const locked = isFileLocked(files.lock);
+  const recorded = readPidFile(files.pid);
+  if (!health.ok && !locked) {
+    // No live collector: a PID file left is a crashed one's (its pid may be another program's now).
     if (recorded) removePidFile(files.pid, recorded.pid);
     line(io.stdout, 'kiro-learn collector is not running');
     return true;
   }
-  const pid = health.pid ?? recorded?.pid;
+  const pid = (health.ok ? health.pid : undefined) ?? recorded?.pid;
   if (pid === undefined) {
     line(
       io.stderr,
-      `kiro-learn: a collector answers at ${address.baseUrl} but does not say its pid; stop it by hand`,
+      health.ok
+        ? `kiro-learn: a collector answers at ${address.baseUrl} but does not say its pid; stop it by hand`
+        : `kiro-learn: a collector holds ${files.lock} but left no PID file; stop it by hand`,
     );
     return false;
   }
-  process.kill(pid, 'SIGTERM');
+  // One that does not answer is starting or already stopping: wait for it rather than
+  // signal again (a second SIGTERM means "stop now" to the collector).
+  if (health.ok && processAlive(pid)) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (processAlive(pid) && Date.now() < deadline) await sleep(50);
-  if (processAlive(pid)) {
-    process.kill(pid, 'SIGKILL');
+  const running = () => processAlive(pid) || isFileLocked(files.lock);
+  while (running() && Date.now() < deadline) await sleep(50);
+  if (running()) {
+    if (processAlive(pid)) process.kill(pid, 'SIGKILL');
     line(
       io.stdout,
       `kiro-learn collector (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; killed it`,

@@ -8,22 +8,29 @@ import type { Command } from './types.js';
 export const uninstall: Command = {
   name: 'uninstall',
   summary: 'remove what kiro-learn init added to this project (data is kept)',
-  usage: `kiro-learn uninstall [--purge] [--dry-run] [--yes]
+  usage: `kiro-learn uninstall [--global] [--purge] [--dry-run] [--yes]
 
 Removes the hooks and MCP registrations kiro-learn init added to the project around the
 current directory, leaving everything else in those files as it was. Memory is kept.
+  --global   remove what kiro-learn init --global wrote (user-level settings) instead
   --purge    also stop the collector and delete all kiro-learn data (~/.kiro-learn or
              KIRO_LEARN_HOME), the installed hook scripts and the compressor agent
   --dry-run  show what would change, write nothing
   --yes      never ask (scripts and CI)`,
   async run(args, io) {
     const { values } = parseCommandArgs('uninstall', args, {
+      global: { type: 'boolean' },
       purge: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
     });
     try {
-      const plan = planUninstall({ cwd: io.cwd, env: io.env, purge: values.purge ?? false });
+      const plan = planUninstall({
+        cwd: io.cwd,
+        env: io.env,
+        scope: values.global ? 'global' : 'project',
+        purge: values.purge ?? false,
+      });
       if (values['dry-run'] || plan.changes.length === 0) {
         io.stdout.write(formatPlan(plan, true));
         return 0;

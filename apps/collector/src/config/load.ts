@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatIssues } from '@kiro-learn/schema';
 import { dataDir } from '@kiro-learn/schema/node';
+import { envValue, settingsEnvVariables } from './env.js';
 import { checkRules } from './rules.js';
 import { type CollectorSettings, normalizeSettings, SettingsFileSchema } from './settings.js';
 
@@ -15,18 +16,6 @@ export interface LoadedSettings {
   /** The settings file that was read (it may not exist). */
   file: string;
 }
-
-/** Environment variables, the settings path each overrides, and whether it is a number. */
-const ENV: ReadonlyArray<[name: string, path: readonly string[], numeric: boolean]> = [
-  ['KIRO_LEARN_HOST', ['host'], false],
-  ['KIRO_LEARN_PORT', ['port'], true],
-  ['KIRO_LEARN_TOKEN', ['token'], false],
-  ['KIRO_LEARN_LOG_LEVEL', ['logLevel'], false],
-  ['KIRO_LEARN_RETRIEVAL_BUDGET_MS', ['retrieval', 'budgetMs'], true],
-  ['KIRO_LEARN_COMPRESSOR_COMMAND', ['extraction', 'command'], false],
-  ['KIRO_LEARN_EXTRACTOR', ['extraction', 'mode'], false],
-  ['KIRO_LEARN_STORAGE_URL', ['storage', 'url'], false],
-];
 
 const KNOWN_KEYS = new Set(Object.keys(SettingsFileSchema.shape));
 
@@ -60,26 +49,27 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): LoadedSettin
   }
 
   const fromEnv = new Map<string, string>();
-  for (const [name, path, numeric] of ENV) {
-    const value = env[name];
-    if (value === undefined || value === '') continue;
-    setPath(raw, path, numeric && /^\d+$/.test(value) ? Number(value) : value);
-    fromEnv.set(path.join('.'), name);
+  for (const variable of settingsEnvVariables()) {
+    const name = [variable.name, ...variable.aliases].find(
+      (n) => env[n] !== undefined && env[n] !== '',
+    );
+    if (!name) continue;
+    setPath(raw, variable.path, envValue(variable, env[name]!));
+    fromEnv.set(variable.path.join('.'), name);
   }
 
+  // Every `dot.path: message` line names the variable its value came from, if any.
+  const named = (line: string) => {
+    const path = line.slice(0, line.indexOf(':'));
+    const name = fromEnv.get(path);
+    return name ? `${path} (from ${name}): ${line.slice(path.length + 2)}` : line;
+  };
   const parsed = SettingsFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const errors = formatIssues(parsed.error).map((line) => {
-      const path = line.slice(0, line.indexOf(':'));
-      const name = fromEnv.get(path);
-      return name ? `${path} (from ${name}): ${line.slice(path.length + 2)}` : line;
-    });
-    return { errors, warnings, file };
-  }
+  if (!parsed.success) return { errors: formatIssues(parsed.error).map(named), warnings, file };
   const config = normalizeSettings(parsed.data, home);
   const rules = checkRules(config);
   warnings.push(...rules.warnings);
-  if (rules.errors.length > 0) return { errors: rules.errors, warnings, file };
+  if (rules.errors.length > 0) return { errors: rules.errors.map(named), warnings, file };
   return { config, errors: [], warnings, file };
 }
 

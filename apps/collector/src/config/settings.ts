@@ -32,6 +32,18 @@ export interface CollectorSettings {
     /** Most records put into the context. */
     records: number;
   };
+  /** Semantic search: a local embedding model blended with the lexical ranker. */
+  semantic: {
+    /** Load the model and embed records; off: retrieval is lexical only. */
+    enabled: boolean;
+    /**
+     * A local model directory (`tokenizer.json` + `model.onnx`, or BERT safetensors +
+     * `config.json`) instead of the built-in all-MiniLM-L6-v2 (`KIRO_LEARN_SEMANTIC_MODEL_DIR`).
+     */
+    modelDir?: string;
+    /** `auto`: onnxruntime-node when it loads, else the WASM engine; or one of them only. */
+    runtime: 'auto' | 'onnxruntime-node' | 'wasm';
+  };
   /** Privacy scrubbing. */
   privacy: {
     /** Extra secret patterns (regular expression sources, or `{pattern, kind, flags}`). */
@@ -142,6 +154,13 @@ export const SettingsFileSchema = z.object({
   retrieval: z
     .object({ budgetMs: int(1, 60_000).optional(), records: int(1, 100).optional() })
     .optional(),
+  semantic: z
+    .object({
+      enabled: z.boolean().optional(),
+      modelDir: z.string().min(1).max(4096).optional(),
+      runtime: z.enum(['auto', 'onnxruntime-node', 'wasm']).optional(),
+    })
+    .optional(),
   privacy: z
     .object({
       extraPatterns: z
@@ -241,6 +260,11 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
     retrieval: {
       budgetMs: file.retrieval?.budgetMs ?? DEFAULTS.retrievalBudgetMs,
       records: file.retrieval?.records ?? DEFAULTS.retrievalRecords,
+    },
+    semantic: {
+      enabled: file.semantic?.enabled ?? true,
+      ...(file.semantic?.modelDir ? { modelDir: file.semantic.modelDir } : {}),
+      runtime: file.semantic?.runtime ?? 'auto',
     },
     privacy: { extraPatterns: file.privacy?.extraPatterns ?? [] },
     capture: {

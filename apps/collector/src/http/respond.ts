@@ -1,5 +1,5 @@
 import { formatIssues } from '@kiro-learn/schema';
-import { StorageError } from '@kiro-learn/storage';
+import { CORRUPT_DATABASE_HELP, StorageError } from '@kiro-learn/storage';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { CollectorError, httpError } from '../errors.js';
@@ -34,6 +34,17 @@ export function errorResponse(error: unknown): Response {
   } else if (error instanceof StorageError && error.code === 'closed') {
     status = 503;
     body = { error: 'the collector is shutting down' };
+  } else if (isDiskFull(error)) {
+    // Nothing was stored: the client keeps the event (a hook spools it) and retries later.
+    status = 507;
+    body = {
+      error: 'disk full',
+      details:
+        'the disk holding the kiro-learn data dir is full; nothing was stored. Free some space; clients retry.',
+    };
+  } else if (isCorruption(error)) {
+    status = 500;
+    body = { error: 'the database is damaged', details: CORRUPT_DATABASE_HELP };
   } else if (
     error instanceof StorageError &&
     (error.code === 'unavailable' || error.code === 'timeout')
@@ -53,4 +64,20 @@ export function errorResponse(error: unknown): Response {
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
   });
+}
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
+
+/** SQLite's "database or disk is full", or the file system's ENOSPC. */
+export function isDiskFull(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = codeOf(error);
+  return (
+    (error instanceof StorageError && code === 'corrupt') ||
+    (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code))
+  );
 }

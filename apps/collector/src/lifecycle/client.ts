@@ -1,4 +1,5 @@
 import { type CollectorAddress, collectorAddress } from '@kiro-learn/schema/node';
+import { isFileLocked } from '@kiro-learn/storage';
 
 /** Health of the collector at an address, as its /healthz reports it. */
 export interface Probe {
@@ -36,6 +37,26 @@ export async function probe(address: CollectorAddress, timeoutMs = 1000): Promis
     };
   } catch {
     return { ok: false };
+  }
+}
+
+/**
+ * probe(), but a collector that holds its data dir's lock (`lockPath`) is running: one
+ * slow to answer (a loaded machine, or still starting) gets up to `patienceMs` more
+ * before it counts as down.
+ */
+export async function probeRunning(
+  address: CollectorAddress,
+  lockPath: string,
+  patienceMs = 10_000,
+): Promise<Probe> {
+  const health = await probe(address);
+  if (health.ok || !isFileLocked(lockPath)) return health;
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    const again = await probe(address, 2000);
+    if (again.ok || Date.now() >= deadline || !isFileLocked(lockPath)) return again;
+    await sleep(200);
   }
 }
 

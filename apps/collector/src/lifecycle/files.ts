@@ -6,6 +6,10 @@ export function daemonFiles(home: string) {
   return {
     database: join(home, 'kiro-learn.db'),
     pid: join(home, 'collector.pid'),
+    /** Held (an OS file lock) by the one collector that serves this data dir. */
+    lock: join(home, 'collector.lock'),
+    /** Pids of running extraction agents, reaped at start after a crash. */
+    agents: join(home, 'agents'),
     log: join(home, 'logs', 'collector.log'),
     /** stderr of a detached start, shown when the daemon dies before answering. */
     startErr: join(home, 'logs', 'start.err'),

@@ -47,4 +47,12 @@ describe('createLogger', () => {
       formatPretty({ time: '2026-11-22T10:00:01.123Z', level: 'info', msg: 'hi', port: 1 }),
     ).toBe('10:00:01.123 INFO  hi port=1');
   });
+
+  it('never throws on a full disk (a line that cannot be written is dropped whole)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'kl-log-'));
+    // Linux's /dev/full fails every write with ENOSPC.
+    const logger = createLogger({ file: '/dev/full', level: 'info', maxBytes: 1 << 20, files: 0 });
+    expect(() => logger.error('request failed', { status: 507 })).not.toThrow();
+    logger.close();
+  });
 });

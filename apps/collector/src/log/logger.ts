@@ -1,4 +1,13 @@
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../config/settings.js';
 
@@ -67,11 +76,14 @@ export function createLogger(options: LoggerOptions): Logger {
     if (RANK[level] < min) return;
     const time = new Date().toISOString();
     if (fd !== undefined) {
-      const line = `${safeJson({ time, level, msg, ...fields })}\n`;
-      const bytes = Buffer.byteLength(line);
-      if (size > 0 && size + bytes > options.maxBytes) rotate();
-      writeSync(fd!, line);
-      size += bytes;
+      const line = Buffer.from(`${safeJson({ time, level, msg, ...fields })}\n`);
+      try {
+        if (size > 0 && size + line.length > options.maxBytes) rotate();
+        writeLine(fd!, line, size);
+        size += line.length;
+      } catch {
+        // A full disk (or a vanished file) loses this line, never the request that logged it.
+      }
     }
     options.pretty?.write(`${formatPretty({ time, level, msg, ...fields })}\n`);
   };
@@ -89,6 +101,26 @@ export function createLogger(options: LoggerOptions): Logger {
     },
   });
   return make({});
+}
+
+/**
+ * Writes the whole line or none of it: a write cut short (a full disk) is taken back by
+ * truncating to where the line began, so the file never holds half a JSON line.
+ */
+function writeLine(fd: number, line: Buffer, start: number): void {
+  let written = 0;
+  try {
+    while (written < line.length) written += writeSync(fd, line, written);
+  } catch (error) {
+    if (written > 0) {
+      try {
+        ftruncateSync(fd, start);
+      } catch {
+        // nothing more to do
+      }
+    }
+    throw error;
+  }
 }
 
 /** A logger that drops everything (tests, library use). */

@@ -20,7 +20,9 @@ export function eventRoutes(ctx: AppContext): Hono {
         : retrieve === 'session_start'
           ? 'session_start'
           : undefined;
-    return c.json(await ingestEvent(ctx, input, mode, requestMember(c)));
+    // `?hook=1`: sent by a hook, which may fire twice (see recent-hooks.ts).
+    const hook = c.req.query('hook') === '1';
+    return c.json(await ingestEvent(ctx, input, mode, requestMember(c), { hook }));
   });
 
   app.get('/', async (c) => {

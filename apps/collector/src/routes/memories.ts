@@ -31,6 +31,8 @@ export function memoryRoutes(ctx: AppContext): Hono {
         { record_id: scrubbed.record_id },
       );
     }
+    // Searchable by meaning once the save returns (an MCP save comes this way too).
+    await ctx.embedRecords([scrubbed]);
     return c.json({ record_id: scrubbed.record_id, stored: true as const });
   });
 
@@ -74,6 +76,8 @@ export function memoryRoutes(ctx: AppContext): Hono {
     const scrubbed = scrubRecordPatch(patch, ctx.scrubber);
     const record = await ctx.storage.updateRecord(id, scrubbed);
     if (!record) throw httpError(404, `no memory record ${id}`);
+    // An edit of the text dropped the old vector (storage does that): embed the new text.
+    await ctx.embedRecords([record]);
     return c.json(record);
   });
 

@@ -34,6 +34,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       paused: pauses(ctx.settings.home, ctx.now()),
       storage: await ctx.storageHealth(),
       ...ctx.status(),
+      semantic: await ctx.semanticStatus(),
     }),
   );
 
@@ -84,6 +85,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.retrievalSeconds.render(),
       m.extractions.render(),
       m.extractedRecords.render(),
+      m.streamsDropped.render(),
       renderGauge(
         'kiro_learn_buffer_pending_events',
         'Events waiting for extraction, per project.',

@@ -1,48 +1,49 @@
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import { type Activity, eventSummary } from '../activity.js';
 import type { AppContext } from '../context.js';
+import { httpError } from '../errors.js';
+import { outgoingOf } from '../http/node.js';
 
 const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /v1/stream: server-sent events `event` (an event summary), `retrieval` and
  * `extraction`, as they happen. A comment line every 15 s keeps proxies from timing out.
+ * Streams go through the collector's fan-out (ctx.fanout): bounded per client, capped in
+ * number (503 past the cap), a client that stops reading is disconnected.
  */
 export function streamRoutes(ctx: AppContext): Hono {
   const app = new Hono();
-  let nextId = 0;
 
-  app.get('/', (c) =>
-    streamSSE(c, async (stream) => {
-      let finish: () => void = () => {};
-      const done = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      const send = (activity: Activity) => {
-        const data =
-          activity.type === 'event'
-            ? eventSummary(activity.event)
-            : activity.type === 'retrieval'
-              ? activity.retrieval
-              : activity.extraction;
-        void stream.writeSSE({
-          event: activity.type,
-          id: String(++nextId),
-          data: JSON.stringify(data),
-        });
-      };
-      const unsubscribe = ctx.hub.on(send);
-      const stopOnClose = ctx.onClose(finish);
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      stream.onAbort(finish);
-      await stream.write(': connected\n\n');
-      await done;
+  app.get('/', (c) => {
+    const outgoing = outgoingOf(c);
+    const client = ctx.fanout.open(() => outgoing?.destroy());
+    if (!client) {
+      throw httpError(
+        503,
+        'too many open streams',
+        [`at most ${ctx.fanout.limit} /v1/stream clients at once; close one and retry`],
+        { 'Retry-After': '5' },
+      );
+    }
+    const heartbeat = setInterval(() => client.comment('keep-alive'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const stopOnClose = ctx.onClose(() => client.close());
+    const finished = () => {
       clearInterval(heartbeat);
-      unsubscribe();
       stopOnClose();
-    }),
-  );
+      client.close();
+    };
+    outgoing?.once('close', finished);
+    c.req.raw.signal?.addEventListener('abort', finished, { once: true });
+    client.comment('connected');
+    return new Response(client.body, {
+      headers: {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        Connection: 'keep-alive',
+      },
+    });
+  });
 
   return app;
 }

@@ -161,7 +161,7 @@ it('viewer benchmark', async () => {
     }
 
     const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       args: [
         '--headless',
         '--no-sandbox',

@@ -74,9 +74,27 @@ function exitCodeOf(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 }
 
+/**
+ * Kiro IDE 1.x sends a command's result as one string, `Output:\n…` ending in
+ * `Exit Code: N`, with `tool_input: {}`.
+ */
+const TRAILING_EXIT_CODE = /(?:^|\n)[ \t]*Exit Code:[ \t]*(-?\d+)[ \t]*\s*$/i;
+
+/** Output and exit code of a string response; the exit code only when it ends the text. */
+function stringOutcome(response: string): Pick<ToolUse, 'ok' | 'exitCode' | 'output'> {
+  const match = TRAILING_EXIT_CODE.exec(response);
+  if (!match) return { ok: undefined, output: response };
+  const exitCode = Number(match[1]);
+  const output = response
+    .slice(0, match.index)
+    .replace(/^\s*Output:[ \t]*\n?/i, '')
+    .trimEnd();
+  return { ok: exitCode === 0, exitCode, output };
+}
+
 /** Reads success, exit code and output from the response shapes agents use. */
 function outcome(response: unknown): Pick<ToolUse, 'ok' | 'exitCode' | 'output'> {
-  if (typeof response === 'string') return { ok: undefined, output: response };
+  if (typeof response === 'string') return stringOutcome(response);
   if (!isDict(response)) return { ok: undefined, output: '' };
   const parts: string[] = [];
   let exitCode: number | undefined;

@@ -1,5 +1,14 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ShimsError } from '../errors.js';
 
 /** A JSON file as found: its text (null when absent) and its parsed object. */
@@ -54,12 +63,40 @@ export function serializeLike(value: unknown, like: string | null): string {
   return like === null || /\r?\n$/.test(like) ? json + eol : json;
 }
 
-/** Writes through a temp file and a rename, so a crash never leaves a half-written file. */
-export function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.kiro-learn-${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
+/**
+ * Writes through a temp file and a rename, so a crash never leaves a half-written file.
+ * A symlink is written through (its target changes, the link stays, as in a dotfiles
+ * repository), and an existing file keeps its mode; `mode` is for a new file.
+ */
+export function writeAtomic(path: string, text: string, mode?: number): void {
+  const target = linkTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  let keep = mode;
+  try {
+    keep = statSync(target).mode & 0o7777;
+  } catch {
+    // a new file
+  }
+  const temp = `${target}.kiro-learn-${process.pid}.tmp`;
+  writeFileSync(temp, text, keep === undefined ? {} : { mode: keep });
+  if (keep !== undefined) chmodSync(temp, keep); // the umask must not narrow it
+  renameSync(temp, target);
+}
+
+/** The file a path names, following symlinks, even to a target that does not exist yet. */
+function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(at).isSymbolicLink()) return at;
+      link = readlinkSync(at);
+    } catch {
+      return at;
+    }
+    at = resolve(dirname(at), link);
+  }
+  return at;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

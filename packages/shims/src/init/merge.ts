@@ -1,8 +1,11 @@
 import { ShimsError } from '../errors.js';
 import { isObject } from './json-file.js';
 
-/** Hook commands kiro-learn writes: they run one of its installed hook scripts. */
-const OUR_COMMAND = /kiro-learn-(?:kiro|kiro-ide|claude-code)\.[cm]?js|kiro-learn-shim/;
+/**
+ * Hook commands kiro-learn writes: they run its hook launcher, or (written by earlier
+ * versions) one of its hook scripts directly.
+ */
+const OUR_COMMAND = /kiro-learn-hook\b|kiro-learn-[a-z-]+\.[cm]?js|kiro-learn-shim/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OUR_COMMAND.test(command);
@@ -20,7 +23,10 @@ export interface McpLaunch {
 }
 
 /** A Claude Code matcher group: `{matcher?, hooks: [{type, command}]}`. */
-export type ClaudeGroup = { matcher?: string; hooks: { type: 'command'; command: string }[] };
+export type ClaudeGroup = {
+  matcher?: string;
+  hooks: { type: 'command'; command: string; name?: string; timeout?: number }[];
+};
 
 /** Claude Code settings with kiro-learn's hook groups appended (after removing old ones). */
 export function mergeClaudeHooks(
@@ -103,5 +109,56 @@ export function withoutMcp(config: Record<string, unknown>): Record<string, unkn
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
   const out: Record<string, unknown> = { ...config, mcpServers: rest };
   if (Object.keys(rest).length === 0) delete out['mcpServers'];
+  return out;
+}
+
+/** Kiro CLI agent-config hooks: `{hooks: {<trigger>: [{matcher?, command}]}}`. */
+export type KiroAgentHooks = Record<string, { matcher?: string; command: string }[]>;
+
+/** A Kiro CLI agent config with kiro-learn's hooks added (after removing old ones). */
+export function mergeKiroAgentHooks(
+  agent: Record<string, unknown>,
+  add: KiroAgentHooks,
+  shown: string,
+): Record<string, unknown> {
+  const base = withoutKiroAgentHooks(agent);
+  if (base['hooks'] !== undefined && !isObject(base['hooks'])) {
+    throw new ShimsError(
+      'invalid_json',
+      `${shown}: "hooks" is not an object; fix it, then run kiro-learn init again`,
+    );
+  }
+  const hooks: Record<string, unknown> = { ...((base['hooks'] as Record<string, unknown>) ?? {}) };
+  for (const [trigger, entries] of Object.entries(add)) {
+    const existing = hooks[trigger] ?? [];
+    if (!Array.isArray(existing)) {
+      throw new ShimsError(
+        'invalid_json',
+        `${shown}: "hooks.${trigger}" is not a list; fix it, then run kiro-learn init again`,
+      );
+    }
+    hooks[trigger] = [...existing, ...entries];
+  }
+  return { ...base, hooks };
+}
+
+/** A Kiro CLI agent config without kiro-learn's hooks; lists and `hooks` it emptied go too. */
+export function withoutKiroAgentHooks(agent: Record<string, unknown>): Record<string, unknown> {
+  const hooks = agent['hooks'];
+  if (!isObject(hooks)) return agent;
+  const next: Record<string, unknown> = {};
+  let touched = false;
+  for (const [trigger, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries)) {
+      next[trigger] = entries;
+      continue;
+    }
+    const kept = entries.filter((entry) => !(isObject(entry) && isOurCommand(entry['command'])));
+    if (kept.length !== entries.length) touched = true;
+    if (kept.length > 0 || kept.length === entries.length) next[trigger] = kept;
+  }
+  if (!touched) return agent;
+  const out: Record<string, unknown> = { ...agent, hooks: next };
+  if (Object.keys(next).length === 0) delete out['hooks'];
   return out;
 }

@@ -1,21 +1,29 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmdirSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { delimiter, dirname, join, sep } from 'node:path';
 import { dataDir, projectIdentity } from '@kiro-learn/schema/node';
+import { INSTALLERS } from '../agents/installers.js';
 import { defaultBundleDir } from '../bundles.js';
 import { ShimsError } from '../errors.js';
-import { detectSurfaces, type InstallSurface } from './detect.js';
-import { readJsonObject, readText, sameJson, serializeLike, writeAtomic } from './json-file.js';
+import type { ShimSurface } from '../hook.js';
+import { INSTALL_SURFACES, type InstallSurface } from './detect.js';
+import { type FileChange, owned, removed, shower } from './files.js';
+import type { InstallContext, InstallScope } from './installer.js';
+import { readText, serializeLike, writeAtomic } from './json-file.js';
 import {
-  type ClaudeGroup,
-  MCP_SERVER_NAME,
-  type McpLaunch,
-  mergeClaudeHooks,
-  mergeMcp,
-  withoutClaudeHooks,
-  withoutMcp,
-} from './merge.js';
+  HOOK_LAUNCHER,
+  hookCommand,
+  hookLauncher,
+  MCP_LAUNCHER,
+  mcpLauncher,
+  mcpRegistration,
+} from './launcher.js';
+import type { McpLaunch } from './merge.js';
+import { chooseNode, type NodeChoice, nodeVersion } from './node.js';
+
+export type { FileChange } from './files.js';
+export { shellQuote } from './quote.js';
 
 /** What `kiro-learn init` installs, and where. */
 export interface InitOptions {
@@ -23,17 +31,23 @@ export interface InitOptions {
   cwd: string;
   /** Agents to install for; default: the ones found on this machine (all when none is). */
   surfaces?: readonly InstallSurface[];
+  /** `global`: user-wide hooks for every project (`init --global`); default `project`. */
+  scope?: InstallScope;
   /** Also write legacy Kiro IDE 0.x `.kiro.hook` files. */
   legacyIde?: boolean;
+  /** The user's own Kiro CLI agents (`.kiro/agents/<name>.json`) to add the hooks to. */
+  kiroAgents?: readonly string[];
+  /** Kiro CLI's major version; default: asked of `kiro-cli --version` when it is on PATH. */
+  kiroCliMajor?: number;
   /** Environment: `HOME`, `KIRO_LEARN_HOME`, `PATH`. */
   env?: NodeJS.ProcessEnv;
-  /** Node binary the hook commands run; default: the one running init. */
-  node?: string;
+  /** Node binary the hooks run; default: the fastest Node ≥ 20.16 (`chooseNode`). */
+  node?: string | NodeChoice;
   /** Directory holding the built hook bundles; default: this package's `dist/bin`. */
   bundleDir?: string;
-  /** How agents start the kiro-learn MCP server; no MCP registration when absent. */
+  /** How the kiro-learn MCP server starts on this machine; no MCP registration when absent. */
   mcpServer?: McpLaunch;
-  /** The compressor agent definition (`~/.kiro/agents/kiro-learn-compressor.json`); not written when absent. */
+  /** The compressor agent definition (`~/.kiro/agents/kiro-learn-compressor.json`); written only where Kiro is installed. */
   compressorAgent?: Record<string, unknown>;
 }
 
@@ -41,46 +55,27 @@ export interface InitOptions {
 export interface UninstallOptions {
   /** A directory inside the project. */
   cwd: string;
+  /** `global`: what `init --global` wrote; default `project`. */
+  scope?: InstallScope;
   /** Environment: `HOME`, `KIRO_LEARN_HOME`. */
   env?: NodeJS.ProcessEnv;
   /** Also remove what all projects share: the data dir, the hook scripts, the compressor agent. */
   purge?: boolean;
 }
 
-/** One file init or uninstall touches. */
-export interface FileChange {
-  /** Absolute path. */
-  path: string;
-  /** The path for people: relative to the project root, or `~/…`. */
-  shown: string;
-  /** What happens to it. */
-  action: 'create' | 'update' | 'delete' | 'unchanged';
-  /** The text after the change (create and update). */
-  after?: string;
-  /** A directory removed with everything in it (purge of the data dir). */
-  recursive?: boolean;
-  /** What changes, in a few words. */
-  summary: string;
-}
-
 /** Every change of one init or uninstall, computed before anything is written. */
 export interface Plan {
-  /** The project root. */
+  /** The project root (the home directory for `global`). */
   root: string;
   /** Agents covered. */
   surfaces: InstallSurface[];
   /** The changes, in the order they are applied. */
   changes: FileChange[];
+  /** The data dir (created 0700 before anything is written into it). */
+  data?: string;
+  /** What the user still has to do, one line each. */
+  notes?: string[];
 }
-
-const KIRO_HOOKS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
-const KIRO_AGENT_HOOKS = ['agentSpawn', 'userPromptSubmit', 'postToolUse', 'stop'] as const;
-const LEGACY_IDE_HOOKS = [
-  ['prompt', 'promptSubmit'],
-  ['tool', 'postToolUse'],
-  ['stop', 'agentStop'],
-] as const;
-const BUNDLES = ['kiro', 'kiro-ide', 'claude-code'] as const;
 
 /**
  * Computes what `init` changes, reading but never writing. Throws a ShimsError (nothing
@@ -88,147 +83,81 @@ const BUNDLES = ['kiro', 'kiro-ide', 'claude-code'] as const;
  */
 export function planInit(options: InitOptions): Plan {
   const env = options.env ?? process.env;
-  const { root, home, data } = locate(options.cwd, env);
+  const scope = options.scope ?? 'project';
+  const { root, home, data } = locate(options.cwd, env, scope);
+  const probe = prober(env);
   const surfaces = [...(options.surfaces ?? detectSurfaces(home, env))];
   const show = shower(root, home);
-  const node = options.node ?? stableNode(process.execPath, env);
+  const node =
+    typeof options.node === 'string'
+      ? { path: options.node, version: nodeVersion(options.node, env) ?? process.versions.node }
+      : (options.node ?? chooseNode(process.execPath, env));
   const bundleDir = options.bundleDir ?? defaultBundleDir();
-  const script = (entry: string) => join(data, 'bin', `kiro-learn-${entry}.cjs`);
-  const command = (entry: string, ...args: string[]) =>
-    [node, script(entry), ...args].map(shellQuote).join(' ');
-  const changes: FileChange[] = [];
-  const kiro = surfaces.includes('kiro-cli') || surfaces.includes('kiro-ide');
+  const kiroCliMajor =
+    options.kiroCliMajor ?? (surfaces.includes('kiro-cli') ? kiroCliVersion(env) : undefined);
+  const ctx: InstallContext = {
+    root,
+    home,
+    data,
+    scope,
+    surfaces,
+    legacyIde: options.legacyIde ?? false,
+    ...(kiroCliMajor !== undefined ? { kiroCliMajor } : {}),
+    ...(options.kiroAgents ? { kiroAgents: options.kiroAgents } : {}),
+    mcp: options.mcpServer !== undefined,
+    show,
+    hookCommand: (script, args, portable) => hookCommand(data, script, args, portable),
+    mcpServer: (portable) => mcpRegistration(data, portable),
+  };
+  const installers = INSTALLERS.filter((installer) => surfaces.includes(installer.surface));
 
-  // The hook scripts live in the data dir, so hooks survive moving or deleting the checkout.
-  const entries = BUNDLES.filter(
-    (entry) =>
-      (entry === 'kiro' && kiro) ||
-      (entry === 'kiro-ide' && options.legacyIde && surfaces.includes('kiro-ide')) ||
-      (entry === 'claude-code' && surfaces.includes('claude-code')),
-  );
-  for (const entry of entries) {
-    const source = readText(join(bundleDir, `${entry}.cjs`));
+  // The hook scripts and their launcher live in the data dir, so hooks survive moving or
+  // deleting the checkout; the agents' files name only the launcher.
+  const changes: FileChange[] = [];
+  const scripts = new Set<ShimSurface>(installers.flatMap((installer) => installer.scripts(ctx)));
+  for (const script of scripts) {
+    const source = readText(join(bundleDir, `${script}.cjs`));
     if (source === null) {
       throw new ShimsError(
         'missing_bundle',
-        `the hook scripts are not built (${join(bundleDir, `${entry}.cjs`)} is missing): run pnpm build, or reinstall kiro-learn`,
+        `the hook scripts are not built (${join(bundleDir, `${script}.cjs`)} is missing): run pnpm build, or reinstall kiro-learn`,
       );
     }
-    changes.push(owned(script(entry), show, source, `hook script for ${entry}`));
-  }
-
-  if (kiro) {
-    const hooks = KIRO_HOOKS.map((trigger) => ({
-      name: `kiro-learn-${trigger.replace(/[A-Z]/g, (c, i) => (i ? '-' : '') + c.toLowerCase())}`,
-      trigger,
-      action: { type: 'command', command: command('kiro') },
-      timeout: 10,
-      enabled: true,
-    }));
     changes.push(
       owned(
-        join(root, '.kiro', 'hooks', 'kiro-learn.json'),
+        join(data, 'bin', `kiro-learn-${script}.cjs`),
         show,
-        serializeLike({ version: 'v1', hooks }, null),
-        'Kiro workspace hooks (v1)',
+        source,
+        `hook script for ${script}`,
       ),
     );
   }
-  if (surfaces.includes('kiro-cli')) {
-    const agent = {
-      name: 'kiro-learn',
-      description:
-        'The default tools plus kiro-learn memory: hooks record each turn and add relevant memory.',
-      prompt: null,
-      ...(options.mcpServer ? { mcpServers: { [MCP_SERVER_NAME]: options.mcpServer } } : {}),
-      tools: ['*'],
-      allowedTools: [],
-      resources: [],
-      hooks: Object.fromEntries(
-        KIRO_AGENT_HOOKS.map((hook) => [
-          hook,
-          [
-            hook === 'postToolUse'
-              ? { matcher: '*', command: command('kiro') }
-              : { command: command('kiro') },
-          ],
-        ]),
-      ),
-      includeMcpJson: true,
-    };
+  if (scripts.size > 0) {
     changes.push(
       owned(
-        join(root, '.kiro', 'agents', 'kiro-learn.json'),
+        join(data, 'bin', HOOK_LAUNCHER),
         show,
-        serializeLike(agent, null),
-        'Kiro CLI agent "kiro-learn" (for Kiro CLI before v3: kiro-cli chat --agent kiro-learn)',
+        hookLauncher(node),
+        `hook launcher (Node ${node.version})`,
+        0o755,
       ),
     );
   }
-  if (options.legacyIde && surfaces.includes('kiro-ide')) {
-    for (const [event, trigger] of LEGACY_IDE_HOOKS) {
-      const hook = {
-        enabled: true,
-        name: `kiro-learn ${event}`,
-        description: `Sends ${trigger} to kiro-learn`,
-        version: '1',
-        when: { type: trigger },
-        // biome-ignore lint/suspicious/noThenProperty: the .kiro.hook format names it so
-        then: { type: 'runCommand', command: command('kiro-ide', event) },
-      };
-      changes.push(
-        owned(
-          join(root, '.kiro', 'hooks', `kiro-learn-${event}.kiro.hook`),
-          show,
-          serializeLike(hook, null),
-          `legacy Kiro IDE ${trigger} hook`,
-        ),
-      );
-    }
-  }
-  if (kiro && options.mcpServer) {
-    const launch = options.mcpServer;
+  if (options.mcpServer && installers.length > 0) {
     changes.push(
-      merged(
-        join(root, '.kiro', 'settings', 'mcp.json'),
+      owned(
+        join(data, 'bin', MCP_LAUNCHER),
         show,
-        (value, shown) => mergeMcp(value, launch, shown),
-        'adds the kiro-learn MCP server',
+        mcpLauncher(options.mcpServer.command, options.mcpServer.args),
+        'MCP server launcher',
+        0o755,
       ),
     );
   }
-  if (surfaces.includes('claude-code')) {
-    const group = (matcher?: string): ClaudeGroup => ({
-      ...(matcher ? { matcher } : {}),
-      hooks: [{ type: 'command', command: command('claude-code') }],
-    });
-    const groups = {
-      SessionStart: group(),
-      UserPromptSubmit: group(),
-      PostToolUse: group('*'),
-      Stop: group(),
-    };
-    changes.push(
-      merged(
-        join(root, '.claude', 'settings.json'),
-        show,
-        (value, shown) => mergeClaudeHooks(value, groups, shown),
-        'adds kiro-learn hooks',
-      ),
-    );
-    if (options.mcpServer) {
-      const launch = options.mcpServer;
-      changes.push(
-        merged(
-          join(root, '.mcp.json'),
-          show,
-          (value, shown) => mergeMcp(value, launch, shown),
-          'adds the kiro-learn MCP server',
-        ),
-      );
-    }
-  }
-  if (options.compressorAgent) {
+  for (const installer of installers) changes.push(...installer.install(ctx));
+  // The compressor agent runs on Kiro CLI: written only where Kiro is, so that installing
+  // for another agent never creates ~/.kiro (which would look like a Kiro install).
+  if (options.compressorAgent && (probe.onPath('kiro-cli') || probe.isDir(join(home, '.kiro')))) {
     changes.push(
       owned(
         join(home, '.kiro', 'agents', 'kiro-learn-compressor.json'),
@@ -238,59 +167,77 @@ export function planInit(options: InitOptions): Plan {
       ),
     );
   }
-  return { root, surfaces, changes };
+  const notes = installers.flatMap((installer) => installer.notes?.(ctx) ?? []);
+  return { root, surfaces, changes: samePathOnce(changes), data, notes };
 }
 
-/** Computes what `uninstall` removes: everything of kiro-learn's, whichever surfaces init covered. */
+/** Computes what `uninstall` removes: everything of kiro-learn's, whichever agents init covered. */
 export function planUninstall(options: UninstallOptions): Plan {
   const env = options.env ?? process.env;
-  const { root, home, data } = locate(options.cwd, env);
+  const scope = options.scope ?? 'project';
+  const { root, home, data } = locate(options.cwd, env, scope);
   const show = shower(root, home);
-  const changes: FileChange[] = [];
-  const remove = (path: string, summary: string) => {
-    if (existsSync(path)) changes.push({ path, shown: show(path), action: 'delete', summary });
+  const ctx: InstallContext = {
+    root,
+    home,
+    data,
+    scope,
+    surfaces: [...INSTALL_SURFACES],
+    legacyIde: true,
+    mcp: true,
+    show,
+    hookCommand: (script, args, portable) => hookCommand(data, script, args, portable),
+    mcpServer: (portable) => mcpRegistration(data, portable),
   };
-  remove(join(root, '.kiro', 'hooks', 'kiro-learn.json'), 'Kiro workspace hooks');
-  remove(join(root, '.kiro', 'agents', 'kiro-learn.json'), 'Kiro CLI agent "kiro-learn"');
-  for (const [event] of LEGACY_IDE_HOOKS) {
-    remove(join(root, '.kiro', 'hooks', `kiro-learn-${event}.kiro.hook`), 'legacy Kiro IDE hook');
-  }
-  for (const [path, edit, summary] of [
-    [join(root, '.kiro', 'settings', 'mcp.json'), withoutMcp, 'removes the kiro-learn MCP server'],
-    [join(root, '.claude', 'settings.json'), withoutClaudeHooks, 'removes kiro-learn hooks'],
-    [join(root, '.mcp.json'), withoutMcp, 'removes the kiro-learn MCP server'],
-  ] as const) {
-    if (!existsSync(path)) continue;
-    const change = merged(path, show, (value) => edit(value), summary);
-    // What init created and left otherwise empty goes entirely.
-    if (change.after !== undefined && sameJson(JSON.parse(change.after), {})) {
-      changes.push({ path, shown: change.shown, action: 'delete', summary });
-    } else if (change.action !== 'unchanged') changes.push(change);
-  }
+  const changes = INSTALLERS.flatMap((installer) => installer.uninstall(ctx));
   if (options.purge) {
-    remove(join(home, '.kiro', 'agents', 'kiro-learn-compressor.json'), 'compressor agent');
+    changes.push(
+      ...removed(
+        join(home, '.kiro', 'agents', 'kiro-learn-compressor.json'),
+        show,
+        'compressor agent',
+      ),
+    );
     if (existsSync(data)) {
       changes.push({
         path: data,
         shown: show(data),
         action: 'delete',
         recursive: true,
-        summary: 'all kiro-learn data, spool and hook scripts',
+        summary:
+          'all kiro-learn data and the hook scripts every project shares: hooks left in other projects then do nothing (they exit 0) until kiro-learn init runs there again',
       });
     }
   }
-  return { root, surfaces: [], changes };
+  return { root, surfaces: [], changes: samePathOnce(changes) };
 }
 
 /** Applies a plan: every file written through a temp file and a rename. */
 export function applyPlan(plan: Plan): void {
+  if (
+    plan.data &&
+    plan.changes.some((c) => c.path.startsWith(plan.data + sep) && c.action !== 'delete')
+  ) {
+    // The data dir holds events and secrets' surroundings: only its owner may read it.
+    try {
+      mkdirSync(plan.data, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new ShimsError(
+        'write_failed',
+        `could not create ${plan.data}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
   for (const change of plan.changes) {
     try {
       if (
         (change.action === 'create' || change.action === 'update') &&
         change.after !== undefined
       ) {
-        writeAtomic(change.path, change.after);
+        writeAtomic(change.path, change.after, change.mode);
       } else if (change.action === 'delete') {
         rmSync(change.path, { recursive: change.recursive ?? false, force: true });
         pruneEmptyDirs(dirname(change.path), plan.root);
@@ -305,7 +252,7 @@ export function applyPlan(plan: Plan): void {
   }
 }
 
-/** The plan for people: one line per file, saying what happens. */
+/** The plan for people: one line per file, saying what happens, then what is left to do. */
 export function formatPlan(plan: Plan, dryRun: boolean): string {
   const active = plan.changes.filter((change) => change.action !== 'unchanged');
   if (active.length === 0) return `kiro-learn: nothing to change in ${plan.root}\n`;
@@ -319,62 +266,78 @@ export function formatPlan(plan: Plan, dryRun: boolean): string {
   return `${[head, ...lines].join('\n')}\n`;
 }
 
-function locate(cwd: string, env: NodeJS.ProcessEnv): { root: string; home: string; data: string } {
+/**
+ * The agents found on this machine: a program on the PATH or a config directory in the
+ * home directory. None found means all: `init` should still leave a working set-up.
+ */
+export function detectSurfaces(home: string, env: NodeJS.ProcessEnv): InstallSurface[] {
+  const { onPath, isDir } = prober(env);
+  const found = INSTALLERS.filter((installer) => installer.detect(home, onPath, isDir)).map(
+    (installer) => installer.surface,
+  );
+  return found.length > 0 ? found : [...INSTALL_SURFACES];
+}
+
+function prober(env: NodeJS.ProcessEnv) {
+  return {
+    onPath: (name: string) =>
+      (env['PATH'] ?? '').split(delimiter).some((dir) => {
+        if (!dir) return false;
+        try {
+          accessSync(join(dir, name), constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    isDir: (path: string) => {
+      try {
+        return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Kiro CLI's major version from `kiro-cli --version`, or undefined when it does not say. */
+function kiroCliVersion(env: NodeJS.ProcessEnv): number | undefined {
+  const out = spawnSync('kiro-cli', ['--version'], {
+    encoding: 'utf8',
+    env: { PATH: env['PATH'] ?? '', HOME: env['HOME'] ?? '' },
+    timeout: 5000,
+  });
+  const match = /(\d+)\.\d+/.exec(out.stdout ?? '');
+  return out.status === 0 && match ? Number(match[1]) : undefined;
+}
+
+function locate(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  scope: InstallScope,
+): { root: string; home: string; data: string } {
   if (!existsSync(cwd))
     throw new ShimsError(
       'not_a_directory',
       `${cwd} does not exist: run kiro-learn from inside your project`,
     );
   const home = env['HOME'] || homedir();
+  const data = dataDir(env);
+  if (scope === 'global') return { root: home, home, data };
   const identity = projectIdentity(cwd, { env, home });
   if (identity.source === 'global') {
     throw new ShimsError(
       'not_a_directory',
-      `${cwd} is your home directory, not a project: cd into a project and run kiro-learn init there`,
+      `${cwd} is your home directory, not a project: cd into a project and run kiro-learn init there (or kiro-learn init --global for every project)`,
     );
   }
-  return { root: identity.root, home, data: dataDir(env) };
+  return { root: identity.root, home, data };
 }
 
-function owned(
-  path: string,
-  show: (path: string) => string,
-  after: string,
-  summary: string,
-): FileChange {
-  const before = readText(path);
-  const action = before === null ? 'create' : before === after ? 'unchanged' : 'update';
-  return { path, shown: show(path), action, after, summary };
-}
-
-function merged(
-  path: string,
-  show: (path: string) => string,
-  edit: (value: Record<string, unknown>, shown: string) => Record<string, unknown>,
-  summary: string,
-): FileChange {
-  const shown = show(path);
-  const file = readJsonObject(path, shown);
-  const next = edit(file.value, shown);
-  if (file.text !== null && sameJson(next, file.value))
-    return { path, shown, action: 'unchanged', summary };
-  return {
-    path,
-    shown,
-    action: file.text === null ? 'create' : 'update',
-    after: serializeLike(next, file.text),
-    summary,
-  };
-}
-
-function shower(root: string, home: string): (path: string) => string {
-  return (path) => {
-    const inRoot = relative(root, path);
-    if (inRoot && !inRoot.startsWith('..') && !isAbsolute(inRoot)) return inRoot;
-    const inHome = relative(home, path);
-    if (inHome && !inHome.startsWith('..') && !isAbsolute(inHome)) return `~${sep}${inHome}`;
-    return path;
-  };
+/** Two agents may share a file (Kiro CLI v3 and Kiro IDE): it is changed once. */
+function samePathOnce(changes: FileChange[]): FileChange[] {
+  const seen = new Set<string>();
+  return changes.filter((change) => !seen.has(change.path) && seen.add(change.path));
 }
 
 /** Removes directories init created and uninstall emptied, up to (not including) the root. */
@@ -386,31 +349,4 @@ function pruneEmptyDirs(dir: string, root: string): void {
       return;
     }
   }
-}
-
-/** Quotes a word for the POSIX shell hooks run in, only when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The Node a hook command should start. Normally the one running `init`; but when that is
- * the private Node the repository's `pnpmw` wrapper installed under `.tools/`, a hook
- * pointing at it would break when the checkout moves, so a Node ≥ 20 (all the hook bundles
- * need) found on PATH outside any `.tools/` wins.
- */
-export function stableNode(execPath: string, env: NodeJS.ProcessEnv): string {
-  if (!execPath.split(sep).includes('.tools')) return execPath;
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || dir.split(sep).includes('.tools')) continue;
-    const candidate = join(dir, 'node');
-    if (!existsSync(candidate)) continue;
-    const version = spawnSync(candidate, ['-p', 'process.versions.node'], {
-      encoding: 'utf8',
-      env: { PATH: env['PATH'] ?? '' },
-      timeout: 5000,
-    }).stdout?.trim();
-    if (version && Number(version.split('.')[0]) >= 20) return candidate;
-  }
-  return execPath;
 }

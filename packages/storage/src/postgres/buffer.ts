@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
 import { hasNul, type PgContext } from './context.js';
 import { upsertRecord } from './records.js';
 
@@ -63,12 +64,21 @@ export function pgBuffer(ctx: PgContext): BufferMethods {
 
     async commitExtraction(commit) {
       ctx.ensureOpen();
+      const ids = [...new Set(commit.eventIds)];
       await db.transaction().execute(async (trx) => {
-        for (const record of commit.records) await upsertRecord(trx, record);
-        if (commit.eventIds.length > 0) {
-          await sql`DELETE FROM pending WHERE namespace = ${commit.namespace}
-            AND event_id = ANY(${[...commit.eventIds]}::text[])`.execute(trx);
+        if (ids.length > 0) {
+          const removed = await sql`DELETE FROM pending WHERE namespace = ${commit.namespace}
+            AND event_id = ANY(${ids}::text[])`.execute(trx);
+          // Conditional on the batch still being pending: throwing rolls back, so a batch
+          // another collector committed first is never stored twice.
+          if (Number(removed.numAffectedRows ?? 0) !== ids.length) {
+            throw new StorageError(
+              'stale_batch',
+              `the batch's pending entries of ${commit.namespace} are gone: another run extracted them`,
+            );
+          }
         }
+        for (const record of commit.records) await upsertRecord(trx, record);
       });
     },
   };

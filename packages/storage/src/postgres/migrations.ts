@@ -184,6 +184,50 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       )`,
     ],
   },
+  {
+    // Semantic search, as SQLite's 0003: one embedding per record and model, the namespace
+    // copied for a one-range load, `seq` for caches to pick up new rows, and a per-namespace
+    // generation bumped on every deletion (caches reload). An edit of the embedded text
+    // drops the record's vectors.
+    name: '0003_record_vectors',
+    statements: [
+      `CREATE TABLE record_vectors (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        record_id TEXT COLLATE "C" NOT NULL REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        namespace TEXT COLLATE "C" NOT NULL,
+        model_id TEXT COLLATE "C" NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BYTEA NOT NULL,
+        UNIQUE (record_id, model_id)
+      )`,
+      'CREATE INDEX record_vectors_namespace_model ON record_vectors (namespace, model_id, seq)',
+      'CREATE INDEX record_vectors_model ON record_vectors (model_id)',
+      `CREATE TABLE vector_generations (
+        namespace TEXT COLLATE "C" PRIMARY KEY, generation BIGINT NOT NULL
+      )`,
+      `CREATE FUNCTION record_vectors_deleted() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO vector_generations AS g (namespace, generation) VALUES (OLD.namespace, 1)
+          ON CONFLICT (namespace) DO UPDATE SET generation = g.generation + 1;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER record_vectors_ad AFTER DELETE ON record_vectors
+        FOR EACH ROW EXECUTE FUNCTION record_vectors_deleted()`,
+      `CREATE FUNCTION memory_records_text_changed() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF OLD.title IS DISTINCT FROM NEW.title OR OLD.summary IS DISTINCT FROM NEW.summary
+           OR OLD.facts IS DISTINCT FROM NEW.facts OR OLD.concepts IS DISTINCT FROM NEW.concepts
+           OR OLD.namespace IS DISTINCT FROM NEW.namespace THEN
+          DELETE FROM record_vectors WHERE record_id = OLD.record_id;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_vectors_au AFTER UPDATE ON memory_records
+        FOR EACH ROW EXECUTE FUNCTION memory_records_text_changed()`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {

@@ -17,6 +17,7 @@ import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
+import { pgVectors } from './vectors.js';
 import { watchEvents } from './watch.js';
 
 /** Options of `openPostgresStorage`. */
@@ -131,6 +132,7 @@ export async function openPostgresStorage(
     ...pgLogs(ctx),
     ...pgMembers(ctx),
     ...pgStats(ctx),
+    ...pgVectors(ctx),
     ...pgData(ctx),
   };
   const watchers = new Set<() => Promise<void>>();

@@ -7,7 +7,9 @@ const STOP = 1;
 
 // The worker's code (CommonJS: an eval'd worker is a script). It sleeps until the writer
 // has committed, lets commits gather for `intervalMs`, then copies the WAL into the
-// database with a PASSIVE checkpoint, which never blocks the writer.
+// database with a PASSIVE checkpoint, which never blocks the writer. It sleeps only while
+// the WRITES counter still equals what it last saw, and close() bumps that counter: a
+// close that lands while the worker is copying pages (and so not waiting) is still seen.
 const SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -76,14 +78,23 @@ export class Checkpointer {
     return worker;
   }
 
-  /** Stops the worker and closes its connection; later commits start none. */
-  async close(): Promise<void> {
+  /**
+   * Stops the worker and closes its connection; later commits start none. A worker still
+   * copying pages after `graceMs` is terminated (its copy is only an optimisation).
+   */
+  async close(graceMs = 5000): Promise<void> {
     Atomics.store(this.#flags, STOP, 1);
+    // Changing the counter is what wakes the worker: a notify alone is lost when it comes
+    // while the worker is busy checkpointing rather than waiting.
+    Atomics.add(this.#flags, WRITES, 1);
     Atomics.notify(this.#flags, WRITES);
     Atomics.notify(this.#flags, STOP);
     const worker = this.#worker;
     if (!worker || worker.threadId === -1) return;
     worker.ref(); // an unref'd worker's exit would not keep the process alive to see it
-    await once(worker, 'exit');
+    const exited = once(worker, 'exit');
+    const timer = setTimeout(() => void worker.terminate(), graceMs);
+    await exited;
+    clearTimeout(timer);
   }
 }

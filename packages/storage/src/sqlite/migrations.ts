@@ -148,6 +148,58 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Semantic search: one embedding per record and model. The namespace is copied from
+    // the record so a namespace's vectors load with one index range; `seq` lets a cache
+    // pick up new rows, and `vector_generations` tells it a row went away (reload).
+    name: '0003_record_vectors',
+    statements: [
+      `CREATE TABLE record_vectors (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        record_id TEXT NOT NULL REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        namespace TEXT NOT NULL,
+        model_id TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        UNIQUE (record_id, model_id)
+      )`,
+      'CREATE INDEX record_vectors_namespace_model ON record_vectors (namespace, model_id, seq)',
+      'CREATE INDEX record_vectors_model ON record_vectors (model_id)',
+      `CREATE TABLE vector_generations (
+        namespace TEXT PRIMARY KEY, generation INTEGER NOT NULL
+      ) WITHOUT ROWID`,
+      `CREATE TRIGGER record_vectors_ad AFTER DELETE ON record_vectors BEGIN
+        INSERT INTO vector_generations (namespace, generation) VALUES (old.namespace, 1)
+          ON CONFLICT (namespace) DO UPDATE SET generation = generation + 1;
+      END`,
+      // An edit of the embedded text makes the vector stale: drop it (reindex re-embeds).
+      `CREATE TRIGGER memory_records_vectors_au AFTER UPDATE ON memory_records
+        WHEN old.title IS NOT new.title OR old.summary IS NOT new.summary
+          OR old.facts IS NOT new.facts OR old.concepts IS NOT new.concepts
+          OR old.namespace IS NOT new.namespace
+      BEGIN
+        DELETE FROM record_vectors WHERE record_id = old.record_id;
+      END`,
+    ],
+  },
+  {
+    // Events past a project's pending ceiling wait here (in order) until its backlog
+    // drains; and a project's newest record of one strategy (the compaction chain head,
+    // read for every project on the viewer's projects screen) is an index lookup.
+    name: '0004_parked_and_strategy_index',
+    statements: [
+      `CREATE TABLE parked (
+        namespace TEXT NOT NULL,
+        event_id TEXT NOT NULL REFERENCES events (event_id),
+        seq INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      ) WITHOUT ROWID`,
+      'CREATE INDEX parked_namespace_seq ON parked (namespace, seq)',
+      'CREATE INDEX memory_records_namespace_strategy_created ON memory_records (namespace, strategy, created_at, record_id)',
+    ],
+  },
+  {
     // Forget and retention delete events: the counters follow, and a deleted record's
     // terms leave the full-text index at once instead of lingering in its segments.
     name: '0005_forget',

@@ -15,6 +15,8 @@ import type {
   ListRecordsOptions,
   LogQuery,
   Member,
+  MissingVectorsOptions,
+  MissingVectorsPage,
   NewMember,
   PendingEntry,
   PendingSummary,
@@ -22,6 +24,7 @@ import type {
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
   ScanPage,
@@ -31,6 +34,9 @@ import type {
   StorageBackend,
   StorageStats,
   StoredEvent,
+  VectorCoverage,
+  VectorHit,
+  VectorSearchOptions,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import {
@@ -44,10 +50,12 @@ import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { WriteBatcher } from './batcher.js';
 import { Checkpointer } from './checkpointer.js';
 import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import { corruptError, isCorruption } from './integrity.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
+import { SqliteVectors } from './vectors.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
 /** Options of `openSqliteStorage`. */
@@ -60,10 +68,21 @@ export interface SqliteStorageOptions {
   search?: Omit<QueryPlanOptions, 'totalDocs'>;
   /** Default BM25 column weights (title counts most). */
   weights?: Partial<ColumnWeights>;
+  /** The in-memory vector cache behind `searchVectors`. */
+  vectors?: VectorCacheOptions;
+}
+
+/** Options of the in-memory vector cache behind `searchVectors`. */
+export interface VectorCacheOptions {
+  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
+  maxCachedVectors?: number;
 }
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
 export interface SqliteStorage extends StorageBackend {
+  parkPending(namespace: string, eventIds: readonly string[]): Promise<number>;
+  requeueParked(namespace: string, maxPendingBytes: number): Promise<number>;
+  parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
   /**
    * The kysely instance (for tools and tests; other packages use the interface). Reads
    * only: writes go through the backend's synchronous batcher, which a kysely transaction
@@ -88,19 +107,27 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     sqlite = new Database(path);
   } catch (error) {
+    if (isCorruption(error)) throw corruptError(path, error);
     throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
       cause: error,
     });
   }
-  const statements = new StatementCache(sqlite);
-  if (path !== ':memory:') chmodSync(path, 0o600);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('temp_store = MEMORY');
-  // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
-  sqlite.pragma('secure_delete = ON');
+  let statements: StatementCache;
+  try {
+    statements = new StatementCache(sqlite);
+    if (path !== ':memory:') chmodSync(path, 0o600);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('temp_store = MEMORY');
+    // Deleted content is overwritten with zeros: forgotten text leaves the file itself.
+    sqlite.pragma('secure_delete = ON');
+  } catch (error) {
+    sqlite.close();
+    if (isCorruption(error)) throw corruptError(path, error);
+    throw error;
+  }
   const db = new Kysely<Tables>({
     dialect: new SqliteDialect({ database: statements.forKysely() }),
   });
@@ -114,6 +141,8 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     );
   } catch (error) {
     await db.destroy();
+    const cause = error instanceof StorageError ? (error.cause ?? error) : error;
+    if (isCorruption(cause)) throw corruptError(path, cause);
     throw error;
   }
   return new SqliteBackend(db, sqlite, path, options, statements);
@@ -136,6 +165,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #statements: StatementCache;
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
+  readonly #vectors: SqliteVectors;
   readonly #checkpointer: Checkpointer | undefined;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
@@ -167,6 +197,7 @@ class SqliteBackend implements SqliteStorage {
     const checkpointer = this.#checkpointer;
     this.#writes = new WriteBatcher(sqlite, checkpointer && (() => checkpointer.committed()));
     this.#w = prepareWrites(sqlite);
+    this.#vectors = new SqliteVectors(sqlite, options.vectors);
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
@@ -504,6 +535,34 @@ class SqliteBackend implements SqliteStorage {
     return sql.join(parts, sql` `);
   }
 
+  // ---- record vectors ----
+
+  async putVectors(modelId: string, vectors: readonly RecordVector[]): Promise<number> {
+    this.#open();
+    if (vectors.length === 0) return 0;
+    return this.#writes.enqueue(() => this.#vectors.put(modelId, vectors));
+  }
+
+  async searchVectors(query: VectorSearchOptions): Promise<VectorHit[]> {
+    this.#open();
+    return this.#vectors.search(query);
+  }
+
+  async recordsWithoutVector(query: MissingVectorsOptions): Promise<MissingVectorsPage> {
+    this.#open();
+    return this.#vectors.missing(query);
+  }
+
+  async vectorCoverage(modelId: string, namespace?: string): Promise<VectorCoverage> {
+    this.#open();
+    return this.#vectors.coverage(modelId, namespace);
+  }
+
+  async deleteVectorsExcept(modelId: string): Promise<number> {
+    this.#open();
+    return this.#writes.enqueue(() => this.#vectors.deleteExcept(modelId));
+  }
+
   // ---- pending buffer ----
 
   async listPending(namespace: string, options: { limit?: number } = {}): Promise<PendingEntry[]> {
@@ -560,10 +619,80 @@ class SqliteBackend implements SqliteStorage {
   async commitExtraction(commit: ExtractionCommit): Promise<void> {
     this.#open();
     const rows = commit.records.map(rowFromRecord);
+    const ids = [...new Set(commit.eventIds)];
     await this.#writes.enqueue(() => {
+      // Conditional on the batch still being pending: throwing rolls the records back, so
+      // a batch another run (or another process) already committed is never stored twice.
+      if (this.#removePending(commit.namespace, ids) !== ids.length) {
+        throw new StorageError(
+          'stale_batch',
+          `the batch's pending entries of ${commit.namespace} are gone: another run extracted them`,
+        );
+      }
       for (const row of rows) this.#upsertRecord(row);
-      this.#removePending(commit.namespace, commit.eventIds);
     });
+  }
+
+  async parkPending(namespace: string, eventIds: readonly string[]): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    return this.#writes.enqueue(() => {
+      let parked = 0;
+      for (const id of eventIds) {
+        if (w.parkPending.run(namespace, id).changes === 0) continue;
+        w.deletePending.run(namespace, id);
+        parked++;
+      }
+      return parked;
+    });
+  }
+
+  async requeueParked(namespace: string, maxPendingBytes: number): Promise<number> {
+    this.#open();
+    const w = this.#w;
+    const pendingBytes = this.#sqlite
+      .prepare('SELECT coalesce(sum(bytes), 0) FROM pending WHERE namespace = ?')
+      .pluck();
+    return this.#writes.enqueue(() => {
+      let bytes = Number(pendingBytes.get(namespace));
+      let moved = 0;
+      for (;;) {
+        const rows = w.unparkOldest.all(namespace) as Array<{
+          event_id: string;
+          seq: number;
+          bytes: number;
+          appended_at: string;
+        }>;
+        for (const row of rows) {
+          // At least one entry moves into an empty buffer, however large.
+          if (bytes > 0 && bytes + row.bytes > maxPendingBytes) return moved;
+          w.insertPending.run(namespace, row.event_id, row.seq, row.bytes, row.appended_at);
+          w.deleteParked.run(namespace, row.event_id);
+          bytes += row.bytes;
+          moved++;
+        }
+        if (rows.length === 0) return moved;
+      }
+    });
+  }
+
+  async parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>> {
+    this.#open();
+    const rows = await this.db
+      .selectFrom('parked')
+      .select((eb) => [
+        'namespace',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>('bytes').as('bytes'),
+      ])
+      .groupBy('namespace')
+      .orderBy('namespace')
+      .execute();
+    return rows.map((row) => ({
+      namespace: row.namespace,
+      count: Number(row.count),
+      bytes: Number(row.bytes),
+    }));
   }
 
   // ---- claims: one process owns a SQLite file, so claims live in memory ----

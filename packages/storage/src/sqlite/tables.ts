@@ -35,6 +35,14 @@ export interface Tables {
     bytes: number;
     appended_at: string;
   };
+  /** Same shape as `pending`: entries set aside past the ceiling (migration 0004). */
+  parked: {
+    namespace: string;
+    event_id: string;
+    seq: number;
+    bytes: number;
+    appended_at: string;
+  };
   retrieval_log: {
     id: number | undefined;
     namespace: string;
@@ -61,6 +69,15 @@ export interface Tables {
     error: string | null;
     started_at: string;
   };
+  record_vectors: {
+    seq: number | undefined;
+    record_id: string;
+    namespace: string;
+    model_id: string;
+    dim: number;
+    vector: Uint8Array;
+  };
+  vector_generations: { namespace: string; generation: number };
   namespace_counts: {
     namespace: string;
     events: number;

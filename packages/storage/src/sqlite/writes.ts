@@ -21,6 +21,9 @@ export type WriteStatements = Record<
   | 'insertEvent'
   | 'insertPending'
   | 'deletePending'
+  | 'parkPending'
+  | 'deleteParked'
+  | 'unparkOldest'
   | 'selectRecord'
   | 'deleteRecord'
   | 'insertRecord'
@@ -45,6 +48,16 @@ export function prepareWrites(sqlite: Database.Database): WriteStatements {
       'INSERT INTO pending (namespace, event_id, seq, bytes, appended_at) VALUES (?, ?, ?, ?, ?)',
     ),
     deletePending: prepare('DELETE FROM pending WHERE namespace = ? AND event_id = ?'),
+    parkPending: prepare(
+      `INSERT OR IGNORE INTO parked (namespace, event_id, seq, bytes, appended_at)
+       SELECT namespace, event_id, seq, bytes, appended_at FROM pending
+       WHERE namespace = ? AND event_id = ?`,
+    ),
+    deleteParked: prepare('DELETE FROM parked WHERE namespace = ? AND event_id = ?'),
+    unparkOldest: prepare(
+      `SELECT event_id, seq, bytes, appended_at FROM parked WHERE namespace = ?
+       ORDER BY seq LIMIT 500`,
+    ),
     selectRecord: prepare('SELECT * FROM memory_records WHERE record_id = ?'),
     deleteRecord: prepare('DELETE FROM memory_records WHERE record_id = ?'),
     insertRecord: prepare(

@@ -44,6 +44,20 @@ export function bufferConformance({ open }: BackendFactory): void {
       ]);
     });
 
+    it('commitExtraction stores nothing when its pending entries are gone (stale_batch)', async () => {
+      const storage = await open();
+      const seen = [event(), event()];
+      for (const e of seen) await storage.putEvent(e, { pending: true });
+      const ids = seen.map((e) => e.event_id);
+      // Another run (or another collector on the same database) committed the batch first.
+      await storage.commitExtraction({ namespace: NS, records: [], eventIds: ids });
+      const twice = record({ source_event_ids: ids });
+      await expect(
+        storage.commitExtraction({ namespace: NS, records: [twice], eventIds: ids }),
+      ).rejects.toMatchObject({ code: 'stale_batch' });
+      expect(await storage.getRecord(twice.record_id)).toBeUndefined();
+    });
+
     it('commitExtraction stores records and removes only the events it saw', async () => {
       const storage = await open();
       const seen = [event(), event()];

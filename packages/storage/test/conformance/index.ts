@@ -9,6 +9,7 @@ import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import type { BackendFactory } from './types.js';
+import { vectorsConformance } from './vectors.js';
 
 export type { BackendFactory } from './types.js';
 
@@ -27,6 +28,7 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     logsConformance(factory);
     membersConformance(factory);
     lifecycleConformance(factory);
+    vectorsConformance(factory);
     dataConformance(factory);
   });
 }

@@ -1,0 +1,269 @@
+// Retrieval benchmark: POST /v1/events?retrieve=true end to end with BENCH_RECORDS
+// records (default 100 000) in the prompt's project, semantic search on (the real
+// all-MiniLM-L6-v2) and off, beside baselines measured in the same run: `node -e ''`
+// start-up, a bare hono echo of the same requests, and the prompt's embedding alone.
+// Also: the semantic collector's RSS, and record-embedding throughput with the time a
+// reindex of 100 000 records would take (extrapolated from a measured sample: the bench
+// says so). The record vectors are random unit vectors: the scan costs the same whatever
+// they hold, and embedding 100 000 records first would take the bench hours.
+// Prints median and p99; asserts nothing. BENCH_PROJECTS=20 spreads the records over
+// that many projects (the prompts still go to one of them).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadEmbedder } from '@kiro-learn/embeddings';
+import { embeddingText } from '@kiro-learn/retrieval';
+import {
+  buildNamespace,
+  type MemoryRecord,
+  newEventId,
+  newRecordId,
+  newUlid,
+} from '@kiro-learn/schema';
+import { openSqliteStorage } from '@kiro-learn/storage';
+
+const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 100_000);
+const PROJECTS = Number(process.env['BENCH_PROJECTS'] ?? 1);
+const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
+const WARMUP = 20;
+const SAMPLE = Number(process.env['BENCH_SAMPLE'] ?? 60);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+let seed = 7;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const TOPICS = [
+  'stripe webhook signature',
+  'postgres connection pool',
+  'redis cache invalidation',
+  'jwt refresh token rotation',
+  'kafka consumer lag',
+  'docker build cache',
+  'react hydration error',
+  'graphql n+1 query',
+  'terraform state lock',
+  'flaky integration test',
+  'oauth callback url',
+  'rate limiter burst',
+  's3 presigned upload',
+  'cron job timezone',
+  'memory leak in worker',
+  'css grid layout',
+  'typescript strict null',
+  'ci pipeline timeout',
+  'dns propagation delay',
+  'feature flag rollout',
+  'database migration lock',
+  'websocket reconnect',
+  'email bounce handling',
+];
+const VERBS = [
+  'fails',
+  'times out',
+  'breaks after deploy',
+  'is slow',
+  'returns 500',
+  'leaks',
+  'drifts',
+  'retries forever',
+];
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+function recordAt(i: number, namespace: string): MemoryRecord {
+  const topic = pick(TOPICS);
+  const time = Date.now() - Math.floor(random() * 365) * 86_400_000;
+  return {
+    record_id: newRecordId(time),
+    namespace,
+    strategy: 'bench',
+    title: `${topic} ${pick(VERBS)} (#${i})`,
+    summary: `When the ${topic} ${pick(VERBS)}, check the ${pick(TOPICS)} first; the ${pick(TOPICS)} was a red herring. Fixed by adjusting the configuration and adding a regression test.`,
+    facts: [`${pick(TOPICS)} ${pick(VERBS)} under load`, `ticket ${Math.floor(random() * 1e6)}`],
+    concepts: topic.split(' ').slice(0, 2),
+    files_touched: [`src/${topic.split(' ')[0]}/index.ts`],
+    observation_type: 'discovery',
+    source_event_ids: [newUlid(time)],
+    created_at: new Date(time).toISOString(),
+  };
+}
+function unitVector(): Float32Array {
+  const v = new Float32Array(384);
+  let norm = 0;
+  for (let d = 0; d < 384; d++) {
+    v[d] = random() - 0.5;
+    norm += v[d]! * v[d]!;
+  }
+  return v.map((x) => x / Math.sqrt(norm));
+}
+const prompts = Array.from(
+  { length: REQUESTS + WARMUP },
+  () => `why does the ${pick(TOPICS)} ${pick(VERBS)} again?`,
+);
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
+  return { median: at(0.5), p99: at(0.99) };
+};
+const row = (what: string, s: { median: number; p99: number }) =>
+  console.log(
+    `  ${what.padEnd(52)}${s.median.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}`,
+  );
+
+async function server(args: string[]) {
+  const child = spawn(process.execPath, [...process.execArgv, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  return {
+    port,
+    rssMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function post(agent: Agent, port: number, path: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function measure(port: number, namespace: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const ms: number[] = [];
+  let withContext = 0;
+  for (const [i, prompt] of prompts.entries()) {
+    const body = JSON.stringify({
+      event_id: newEventId(),
+      session_id: `bench-${i}`,
+      actor_id: 'dev',
+      namespace,
+      schema_version: 1,
+      kind: 'prompt',
+      body: { type: 'text', content: prompt },
+      valid_time: new Date().toISOString(),
+      source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'bench' },
+    });
+    const t = performance.now();
+    const reply = await post(agent, port, '/v1/events?retrieve=true', body);
+    if (i >= WARMUP) {
+      ms.push(performance.now() - t);
+      if (reply.includes('"context":"## Prior')) withContext++;
+    }
+  }
+  agent.destroy();
+  return { ...stats(ms), withContext };
+}
+
+const nodeStart: number[] = [];
+for (let i = 0; i < 10; i++) {
+  const t = performance.now();
+  spawnSync(process.execPath, ['-e', '']);
+  nodeStart.push(performance.now() - t);
+}
+const home = mkdtempSync(join(tmpdir(), 'kl-bench-retrieve-'));
+try {
+  const namespaces = Array.from({ length: PROJECTS }, (_, p) =>
+    buildNamespace('dev', `bench-${p}`),
+  );
+  const target = namespaces[0]!;
+  const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+  const loadStarted = performance.now();
+  const embedder = await loadEmbedder();
+  for (let i = 0; i < RECORDS; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, RECORDS - i) }, (_, j) =>
+      recordAt(i + j, namespaces[(i + j) % PROJECTS]!),
+    );
+    await Promise.all(batch.map((r) => storage.putRecord(r)));
+    await storage.putVectors(
+      embedder.modelId,
+      batch.map((r) => ({ recordId: r.record_id, vector: unitVector() })),
+    );
+  }
+  const loadS = (performance.now() - loadStarted) / 1000;
+  // Embedding alone, and record throughput (the reindex sample), with the same model.
+  const promptMs: number[] = [];
+  for (const prompt of prompts.slice(0, 60)) {
+    const t = performance.now();
+    await embedder.embed([prompt], { purpose: 'query' });
+    promptMs.push(performance.now() - t);
+  }
+  const sample = (await storage.listRecords({ limit: SAMPLE })).items;
+  const t = performance.now();
+  await embedder.embed(sample.map(embeddingText));
+  const perSecond = sample.length / ((performance.now() - t) / 1000);
+  await embedder.close();
+  await storage.close();
+
+  const echo = await server([here('./server.ts'), 'echo']);
+  const echoMs: number[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  for (const prompt of prompts) {
+    const t0 = performance.now();
+    await post(agent, echo.port, '/v1/events', JSON.stringify({ prompt }));
+    echoMs.push(performance.now() - t0);
+  }
+  agent.destroy();
+  await echo.stop();
+  const results: Record<string, Awaited<ReturnType<typeof measure>> & { rss: number }> = {};
+  for (const mode of ['lexical', 'semantic'] as const) {
+    const s = await server([here('./retrieve-server.ts'), home, mode]);
+    const r = await measure(s.port, target);
+    results[mode] = { ...r, rss: s.rssMb() };
+    await s.stop();
+  }
+
+  console.log(
+    `POST /v1/events?retrieve=true, ${RECORDS.toLocaleString('en')} records over ${PROJECTS} project(s), ${REQUESTS} prompts, one client (ms)\n`,
+  );
+  console.log(`  ${'what'.padEnd(52)}${'median'.padStart(10)}${'p99'.padStart(10)}`);
+  row("baseline: node -e '' start-up", stats(nodeStart));
+  row('baseline: bare HTTP echo of a POST', stats(echoMs.slice(WARMUP)));
+  row('prompt embedding alone (in this process)', stats(promptMs));
+  row('retrieve, lexical only (semantic off)', results['lexical']!);
+  row('retrieve, hybrid (semantic on)', results['semantic']!);
+  console.log(
+    `\n  prompts given context: lexical ${results['lexical']!.withContext}, hybrid ${results['semantic']!.withContext} of ${REQUESTS}`,
+  );
+  console.log(
+    `  collector RSS after the run: lexical ${results['lexical']!.rss.toFixed(0)} MB, semantic (model loaded) ${results['semantic']!.rss.toFixed(0)} MB`,
+  );
+  console.log(
+    `  record embedding: ${perSecond.toFixed(1)} records/s (sample of ${sample.length}); reindex of 100,000 records ≈ ${(100_000 / perSecond / 60).toFixed(0)} min (extrapolated from the sample)`,
+  );
+  console.log(
+    `  building the database: ${loadS.toFixed(0)} s; machine: ${process.arch}, Node ${process.version}, shared with other jobs`,
+  );
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}

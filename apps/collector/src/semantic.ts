@@ -1,0 +1,174 @@
+import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { embeddingText } from '@kiro-learn/retrieval';
+import type { MemoryRecord } from '@kiro-learn/schema';
+import type { StorageBackend } from '@kiro-learn/storage';
+import type { CollectorSettings } from './config/settings.js';
+import type { Logger } from './log/logger.js';
+
+/** Where semantic search stands, for /v1/status, `status` and `doctor`. */
+export interface SemanticStatus {
+  /** `on`: the model is loaded and used; `loading`; `off` by the settings; `failed` to load. */
+  state: 'on' | 'loading' | 'off' | 'failed';
+  /** Why it is not on, in words a user can act on. */
+  reason?: string;
+  /** The model's id, once loaded. */
+  model?: string;
+  /** `onnxruntime-node` or `wasm`, once loaded. */
+  runtime?: string;
+  /** Records that have a vector for the model, of all records (when on). */
+  vectors?: { records: number; withVector: number };
+}
+
+/** The collector's embedding model and the background work that keeps vectors current. */
+export interface Semantic {
+  /** The loaded model, or undefined while loading, off or failed (retrieval is then lexical). */
+  embedder(): Embedder | undefined;
+  status(): Promise<SemanticStatus>;
+  /**
+   * Embeds and stores the vectors of just-saved records, so they are found by meaning as
+   * soon as the save returns; waits for a model still loading. Never throws (a record it
+   * could not embed is picked up by the background catch-up).
+   */
+  embedRecords(records: readonly MemoryRecord[]): Promise<void>;
+  /** Records may be missing vectors (an extraction stored some): embed them in the background. */
+  catchUp(): void;
+  /** Stops background work and frees the model. */
+  close(): Promise<void>;
+}
+
+/** What the model is loaded with (tests pass their own loader). */
+export type EmbedderLoader = typeof loadEmbedder;
+
+const PAGE = 32;
+
+/**
+ * Starts loading the model in the background (a worker thread: start-up and /healthz
+ * never wait for it) unless `semantic.enabled` is false. Once loaded, embeds every record
+ * without a vector for the model, newest first, one text at a time at document priority
+ * (a prompt's embedding goes first); the same after every extraction.
+ */
+export function createSemantic(
+  storage: StorageBackend,
+  settings: CollectorSettings,
+  logger: Logger,
+  load: EmbedderLoader = loadEmbedder,
+): Semantic {
+  let state: SemanticStatus['state'] = settings.semantic.enabled ? 'loading' : 'off';
+  let reason: string | undefined = settings.semantic.enabled
+    ? 'the model is loading'
+    : 'semantic.enabled is false in settings.json';
+  let model: Embedder | undefined;
+  let closed = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const loading: Promise<Embedder | undefined> = settings.semantic.enabled
+    ? (async () => {
+        const started = performance.now();
+        try {
+          const loaded = await load({
+            runtime: settings.semantic.runtime,
+            ...(settings.semantic.modelDir ? { modelDir: settings.semantic.modelDir } : {}),
+          });
+          if (closed) {
+            await loaded.close();
+            return undefined;
+          }
+          model = loaded;
+          state = 'on';
+          reason = undefined;
+          logger.info('semantic search on', {
+            model: loaded.modelId,
+            runtime: loaded.runtime,
+            ms: Math.round(performance.now() - started),
+          });
+          return loaded;
+        } catch (error) {
+          state = 'failed';
+          const code = error instanceof EmbeddingError ? `${error.code}: ` : '';
+          reason = `the embedding model did not load (${code}${error instanceof Error ? error.message : String(error)}); retrieval is lexical`;
+          logger.warn('semantic search off', { reason });
+          return undefined;
+        }
+      })()
+    : Promise.resolve(undefined);
+  void loading.then((loaded) => {
+    if (loaded) catchUp();
+  });
+
+  async function embedAndStore(embedder: Embedder, records: readonly MemoryRecord[]) {
+    const vectors = await embedder.embed(records.map(embeddingText));
+    await storage.putVectors(
+      embedder.modelId,
+      records.map((record, i) => ({ recordId: record.record_id, vector: vectors[i]! })),
+    );
+  }
+
+  async function catchUpLoop(embedder: Embedder): Promise<void> {
+    do {
+      again = false;
+      let cursor: string | undefined;
+      do {
+        const page = await storage.recordsWithoutVector({
+          modelId: embedder.modelId,
+          limit: PAGE,
+          ...(cursor !== undefined ? { cursor } : {}),
+        });
+        if (page.records.length > 0) await embedAndStore(embedder, page.records);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && !closed);
+    } while (again && !closed);
+  }
+
+  function catchUp(): void {
+    if (!model || closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    const embedder = model;
+    running = catchUpLoop(embedder)
+      .catch((error) => {
+        if (!closed) logger.warn('embedding records failed', { error });
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    embedder: () => model,
+    async status() {
+      const embedder = model;
+      return {
+        state,
+        ...(reason ? { reason } : {}),
+        ...(embedder
+          ? {
+              model: embedder.modelId,
+              runtime: embedder.runtime,
+              vectors: await storage.vectorCoverage(embedder.modelId),
+            }
+          : {}),
+      };
+    },
+    async embedRecords(records) {
+      const embedder = model ?? (await loading);
+      if (!embedder || closed || records.length === 0) return;
+      try {
+        await embedAndStore(embedder, records);
+      } catch (error) {
+        if (!closed) logger.warn('embedding a saved record failed', { error });
+        catchUp();
+      }
+    },
+    catchUp,
+    async close() {
+      closed = true;
+      const embedder = model ?? (await loading);
+      model = undefined;
+      await embedder?.close();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { EmbeddingError } from './errors.js';
+import { DataType, encodeModel, type Initializer, type Node } from './onnx-proto.js';
+import type { Tensor } from './safetensors.js';
+
+/** The parts of a BERT `config.json` the graph needs. */
+export interface BertConfig {
+  hidden_size: number;
+  num_attention_heads: number;
+  num_hidden_layers: number;
+  layer_norm_eps?: number;
+  hidden_act?: string;
+}
+
+/**
+ * Builds a BERT encoder as an ONNX model (opset 20) from safetensors weights: inputs
+ * `input_ids` and `attention_mask` ([batch, tokens], int64), output `last_hidden_state`
+ * ([batch, tokens, hidden]). Token types are all zero (single sentences). onnxruntime's
+ * optimiser fuses the attention and layer-norm patterns at load.
+ */
+export function buildBertModel(tensors: Map<string, Tensor>, config: BertConfig): Uint8Array {
+  const hidden = config.hidden_size;
+  const heads = config.num_attention_heads;
+  const headSize = hidden / heads;
+  const eps = config.layer_norm_eps ?? 1e-12;
+  if ((config.hidden_act ?? 'gelu') !== 'gelu' || !Number.isInteger(headSize)) {
+    throw new EmbeddingError('model_invalid', 'unsupported BERT configuration');
+  }
+  const nodes: Node[] = [];
+  const initializers: Initializer[] = [];
+  const weight = (name: string, transpose = false): string => {
+    const tensor = tensors.get(name) ?? tensors.get(`bert.${name}`);
+    if (!tensor) throw new EmbeddingError('model_invalid', `weights have no tensor ${name}`);
+    let { data, shape } = tensor;
+    if (transpose) {
+      // PyTorch Linear keeps [out, in]; MatMul wants [in, out].
+      const [rows, cols] = shape as [number, number];
+      const t =
+        data instanceof Uint16Array ? new Uint16Array(data.length) : new Float32Array(data.length);
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) t[c * rows + r] = data[r * cols + c]!;
+      data = t;
+      shape = [cols, rows];
+    }
+    const half = data instanceof Uint16Array;
+    const stored = half ? `${name}.fp16` : name;
+    initializers.push({
+      name: stored,
+      dims: shape,
+      type: half ? DataType.FLOAT16 : DataType.FLOAT,
+      raw: bytesOf(data),
+    });
+    // A constant cast: onnxruntime folds it into an fp32 constant when the session loads.
+    if (half) {
+      nodes.push({
+        op: 'Cast',
+        inputs: [stored],
+        outputs: [name],
+        attributes: { to: DataType.FLOAT },
+      });
+    }
+    return name;
+  };
+  const constant = (name: string, values: number[], type: 1 | 7 = DataType.INT64): string => {
+    const raw =
+      type === DataType.INT64
+        ? bytesOf(BigInt64Array.from(values.map(BigInt)))
+        : bytesOf(Float32Array.from(values));
+    initializers.push({ name, dims: [values.length], type, raw });
+    return name;
+  };
+  let counter = 0;
+  const op = (type: string, inputs: string[], attributes?: Node['attributes']): string => {
+    const output = `t${counter++}`;
+    nodes.push({ op: type, inputs, outputs: [output], ...(attributes ? { attributes } : {}) });
+    return output;
+  };
+  const linear = (x: string, prefix: string) =>
+    op('Add', [op('MatMul', [x, weight(`${prefix}.weight`, true)]), weight(`${prefix}.bias`)]);
+  const layerNorm = (x: string, prefix: string) =>
+    op('LayerNormalization', [x, weight(`${prefix}.weight`), weight(`${prefix}.bias`)], {
+      axis: -1,
+      epsilon: { float: eps },
+    });
+
+  // Embeddings: words + positions [0, tokens) + token type 0, then layer norm.
+  const zero = constant('zero', [0]);
+  const one = constant('one', [1]);
+  const tokens = op('Slice', [op('Shape', ['input_ids']), one, constant('two', [2])]);
+  const positions = op('Slice', [
+    weight('embeddings.position_embeddings.weight'),
+    zero,
+    tokens,
+    zero,
+  ]);
+  const typeRow = op('Gather', [weight('embeddings.token_type_embeddings.weight'), zero], {
+    axis: 0,
+  });
+  const words = op('Gather', [weight('embeddings.word_embeddings.weight'), 'input_ids'], {
+    axis: 0,
+  });
+  let x = layerNorm(op('Add', [op('Add', [words, positions]), typeRow]), 'embeddings.LayerNorm');
+
+  // Additive attention mask: 0 where kept, -10000 where padding; [batch, 1, 1, tokens].
+  const maskFloat = op('Cast', ['attention_mask'], { to: DataType.FLOAT });
+  const inverted = op('Sub', [constant('onef', [1], DataType.FLOAT), maskFloat]);
+  const additive = op('Mul', [inverted, constant('neg', [-10000], DataType.FLOAT)]);
+  const mask = op('Unsqueeze', [additive, constant('axes12', [1, 2])]);
+
+  const splitShape = constant('split', [0, 0, heads, headSize]);
+  const mergeShape = constant('merge', [0, 0, hidden]);
+  const scale = constant('scale', [1 / Math.sqrt(headSize)], DataType.FLOAT);
+  for (let l = 0; l < config.num_hidden_layers; l++) {
+    const p = `encoder.layer.${l}`;
+    const split = (name: string, perm: number[]) =>
+      op('Transpose', [op('Reshape', [linear(x, `${p}.attention.self.${name}`), splitShape])], {
+        perm,
+      });
+    const q = split('query', [0, 2, 1, 3]);
+    const k = split('key', [0, 2, 3, 1]);
+    const v = split('value', [0, 2, 1, 3]);
+    const scores = op('Add', [op('Mul', [op('MatMul', [q, k]), scale]), mask]);
+    const probs = op('Softmax', [scores], { axis: -1 });
+    const context = op('Reshape', [
+      op('Transpose', [op('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }),
+      mergeShape,
+    ]);
+    const attended = op('Add', [linear(context, `${p}.attention.output.dense`), x]);
+    x = layerNorm(attended, `${p}.attention.output.LayerNorm`);
+    const inner = op('Gelu', [linear(x, `${p}.intermediate.dense`)]);
+    x = layerNorm(op('Add', [linear(inner, `${p}.output.dense`), x]), `${p}.output.LayerNorm`);
+  }
+  nodes.push({ op: 'Identity', inputs: [x], outputs: ['last_hidden_state'] });
+
+  return encodeModel({
+    opset: 20,
+    nodes,
+    initializers,
+    inputs: [
+      { name: 'input_ids', type: DataType.INT64, shape: ['batch', 'tokens'] },
+      { name: 'attention_mask', type: DataType.INT64, shape: ['batch', 'tokens'] },
+    ],
+    outputs: [
+      { name: 'last_hidden_state', type: DataType.FLOAT, shape: ['batch', 'tokens', hidden] },
+    ],
+  });
+}
+
+function bytesOf(array: Float32Array | Uint16Array | BigInt64Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}

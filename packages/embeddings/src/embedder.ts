@@ -1,0 +1,28 @@
+/** What an embedding is for: a query jumps ahead of queued documents. */
+export type EmbedPurpose = 'query' | 'document';
+
+/** Options of one `embed` call. */
+export interface EmbedOptions {
+  /** `query` (a prompt, waited on inline) runs before queued `document` work. Default `document`. */
+  purpose?: EmbedPurpose;
+}
+
+/**
+ * A sentence-embedding model: texts in, one unit-length vector per text out. Vectors of
+ * different `modelId`s are not comparable; storage keeps them apart by it.
+ */
+export interface Embedder {
+  /** Stable id of the model (and of anything that changes its vectors). */
+  readonly modelId: string;
+  /** Length of every vector. */
+  readonly dimension: number;
+  /** The runtime that runs it: `onnxruntime-node` or `wasm`. */
+  readonly runtime: EmbeddingRuntime;
+  /** One L2-normalised vector per text, in order. Rejects with EmbeddingError. */
+  embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
+  /** Frees the model; later calls reject with `closed`. */
+  close(): Promise<void>;
+}
+
+/** The engines that can run a model. */
+export type EmbeddingRuntime = 'onnxruntime-node' | 'wasm';

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type BertConfig, buildBertModel } from './bert-graph.js';
+import type { EmbeddingRuntime } from './embedder.js';
+import { EmbeddingError } from './errors.js';
+import type { ModelFiles } from './model.js';
+import { meanPool, normalize } from './pooling.js';
+import { readSafetensors } from './safetensors.js';
+import { wordPieceTokenizer } from './tokenizer.js';
+
+/** A loaded model in one runtime, embedding one text at a time (no padding waste). */
+export interface Engine {
+  runtime: EmbeddingRuntime;
+  embedOne(text: string): Promise<Float32Array>;
+  close(): Promise<void>;
+}
+
+/** Which runtime to use: the fastest that loads, or one in particular. */
+export type RuntimePreference = 'auto' | EmbeddingRuntime;
+
+/**
+ * Loads the model in onnxruntime-node when it is installed and loads, else in the
+ * WASM engine (BERT safetensors only). `auto` falls back; a named runtime does not.
+ */
+export async function loadEngine(files: ModelFiles, prefer: RuntimePreference): Promise<Engine> {
+  if (prefer !== 'wasm') {
+    try {
+      return await loadOnnxEngine(files);
+    } catch (error) {
+      if (prefer === 'onnxruntime-node' || files.graph.kind === 'onnx') throw error;
+    }
+  }
+  return loadWasmEngine(files);
+}
+
+type Ort = typeof import('onnxruntime-node');
+
+async function importOrt(): Promise<Ort> {
+  try {
+    return await import('onnxruntime-node');
+  } catch (error) {
+    throw new EmbeddingError(
+      'runtime_unavailable',
+      `onnxruntime-node is not usable here (${String(error).split('\n')[0]})`,
+      { cause: error },
+    );
+  }
+}
+
+async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
+  const ort = await importOrt();
+  const tokenizer = wordPieceTokenizer(readFileSync(files.tokenizerPath, 'utf8'));
+  let model: Uint8Array | string;
+  if (files.graph.kind === 'onnx') {
+    model = files.graph.path;
+  } else {
+    const config = JSON.parse(readFileSync(files.graph.configPath, 'utf8')) as BertConfig;
+    model = buildBertModel(readSafetensors(readFileSync(files.graph.weightsPath)), config);
+  }
+  let session: Awaited<ReturnType<Ort['InferenceSession']['create']>>;
+  try {
+    const options = {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      logSeverityLevel: 3,
+    } as const;
+    session =
+      typeof model === 'string'
+        ? await ort.InferenceSession.create(model, options)
+        : await ort.InferenceSession.create(model, options);
+  } catch (error) {
+    throw new EmbeddingError(
+      'model_invalid',
+      `onnxruntime cannot load the model: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  model = '';
+  const wantsTypes = session.inputNames.includes('token_type_ids');
+  const output = session.outputNames.includes('last_hidden_state')
+    ? 'last_hidden_state'
+    : session.outputNames.includes('token_embeddings')
+      ? 'token_embeddings'
+      : session.outputNames[0]!;
+  return {
+    runtime: 'onnxruntime-node',
+    async embedOne(text) {
+      const { ids } = tokenizer.encode(text, files.maxTokens);
+      const n = ids.length;
+      const inputIds = BigInt64Array.from(ids, BigInt);
+      const mask = new BigInt64Array(n).fill(1n);
+      const feeds: Record<string, InstanceType<Ort['Tensor']>> = {
+        input_ids: new ort.Tensor('int64', inputIds, [1, n]),
+        attention_mask: new ort.Tensor('int64', mask, [1, n]),
+      };
+      if (wantsTypes) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n), [1, n]);
+      const result = await session.run(feeds);
+      const tensor = result[output]!;
+      const data = tensor.data as Float32Array;
+      if (tensor.dims.length === 2) return normalize(Float32Array.from(data));
+      const dim = Number(tensor.dims[2]);
+      return meanPool(data, n, dim, mask);
+    },
+    async close() {
+      await session.release();
+    },
+  };
+}
+
+interface WasmModule {
+  Embedder: new (
+    weights: Uint8Array,
+    tokenizer: Uint8Array,
+    config: Uint8Array,
+    maxTokens: number,
+  ) => { embed(texts: string[]): number[][] | Float32Array[]; free?(): void };
+}
+
+async function loadWasmEngine(files: ModelFiles): Promise<Engine> {
+  if (files.graph.kind !== 'bert') {
+    throw new EmbeddingError('runtime_unavailable', 'an ONNX model needs onnxruntime-node');
+  }
+  let wasm: WasmModule;
+  try {
+    // @lat.md/embed exports only its ESM index; its engine is the wasm-bindgen CommonJS beside it.
+    const require = createRequire(import.meta.url);
+    wasm = require(new URL('./engine.cjs', import.meta.resolve('@lat.md/embed')).pathname);
+  } catch (error) {
+    throw new EmbeddingError(
+      'runtime_unavailable',
+      `the WASM engine is not installed: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  let engine: InstanceType<WasmModule['Embedder']>;
+  try {
+    engine = new wasm.Embedder(
+      new Uint8Array(readFileSync(files.graph.weightsPath)),
+      new Uint8Array(readFileSync(files.tokenizerPath)),
+      new Uint8Array(readFileSync(files.graph.configPath)),
+      files.maxTokens,
+    );
+  } catch (error) {
+    throw new EmbeddingError(
+      'model_invalid',
+      `the WASM engine cannot load the model: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return {
+    runtime: 'wasm',
+    async embedOne(text) {
+      return normalize(Float32Array.from(engine.embed([text])[0]!));
+    },
+    async close() {
+      engine.free?.();
+    },
+  };
+}

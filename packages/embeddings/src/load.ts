@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbeddingRuntime, EmbedOptions } from './embedder.js';
+import type { RuntimePreference } from './engines.js';
+import { EmbeddingError } from './errors.js';
+import type { WorkerInit, WorkerReply, WorkerRequest } from './worker.js';
+
+/** Options of `loadEmbedder`. */
+export interface LoadEmbedderOptions {
+  /** A local model directory (see README); omitted: the default all-MiniLM-L6-v2. */
+  modelDir?: string;
+  /** `auto` (default): onnxruntime-node when it loads, else the WASM engine. */
+  runtime?: RuntimePreference;
+}
+
+/**
+ * Loads a model in a worker thread and resolves once it has embedded a probe text.
+ * Rejects with EmbeddingError (`model_not_found`, `model_invalid`, `runtime_unavailable`).
+ */
+export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  const init: WorkerInit = {
+    runtime: options.runtime ?? 'auto',
+    ...(options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
+  };
+  const worker = new Worker(workerUrl(), { workerData: init });
+  return new Promise<Embedder>((resolve, reject) => {
+    const fail = (error: EmbeddingError) => {
+      void worker.terminate();
+      reject(error);
+    };
+    worker.once('error', (error) =>
+      fail(
+        new EmbeddingError('runtime_unavailable', `the embedding worker failed: ${error.message}`),
+      ),
+    );
+    worker.once('message', (reply: WorkerReply) => {
+      worker.removeAllListeners('error');
+      if (reply.type === 'ready') {
+        resolve(new WorkerEmbedder(worker, reply.modelId, reply.dimension, reply.runtime));
+      } else if (reply.type === 'failed') {
+        fail(new EmbeddingError(reply.code, reply.message));
+      } else {
+        fail(new EmbeddingError('embed_failed', 'unexpected reply from the embedding worker'));
+      }
+    });
+  });
+}
+
+/**
+ * The compiled worker. Under the TypeScript sources (tests, `@kiro-learn/source`) the
+ * worker still runs from dist/, because Node cannot resolve the sources' `.js` imports.
+ */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts')
+    ? new URL('../dist/worker.js', here)
+    : new URL('./worker.js', here);
+  if (!existsSync(url)) {
+    throw new EmbeddingError(
+      'runtime_unavailable',
+      `${url.pathname} is missing: build @kiro-learn/embeddings`,
+    );
+  }
+  return url;
+}
+
+interface Job {
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: EmbeddingError) => void;
+}
+
+/**
+ * Runs jobs one at a time in the worker: queries first, then documents one text at a
+ * time, so a prompt waits for at most one document embedding.
+ */
+class WorkerEmbedder implements Embedder {
+  readonly modelId: string;
+  readonly dimension: number;
+  readonly runtime: EmbeddingRuntime;
+  readonly #worker: Worker;
+  readonly #queries: Job[] = [];
+  readonly #documents: Job[] = [];
+  #running: Job | undefined;
+  #nextId = 0;
+  #closed = false;
+
+  constructor(worker: Worker, modelId: string, dimension: number, runtime: EmbeddingRuntime) {
+    this.#worker = worker;
+    this.modelId = modelId;
+    this.dimension = dimension;
+    this.runtime = runtime;
+    worker.unref();
+    worker.on('message', (reply: WorkerReply) => this.#settle(reply));
+    worker.on('error', (error) => this.#failAll(`the embedding worker failed: ${error.message}`));
+    worker.on('exit', () => this.#failAll('the embedding worker exited'));
+  }
+
+  embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (this.#closed) return Promise.reject(new EmbeddingError('closed', 'the embedder is closed'));
+    if (texts.length === 0) return Promise.resolve([]);
+    if (options.purpose === 'query') {
+      return new Promise((resolve, reject) => {
+        this.#queries.push({ texts: [...texts], resolve, reject });
+        this.#pump();
+      });
+    }
+    // Documents one text per job, so queued queries get in between.
+    return Promise.all(
+      texts.map(
+        (text) =>
+          new Promise<Float32Array>((resolve, reject) => {
+            this.#documents.push({ texts: [text], resolve: (v) => resolve(v[0]!), reject });
+            this.#pump();
+          }),
+      ),
+    );
+  }
+
+  #pump(): void {
+    if (this.#running || this.#closed) return;
+    const job = this.#queries.shift() ?? this.#documents.shift();
+    if (!job) {
+      this.#worker.unref();
+      return;
+    }
+    this.#running = job;
+    this.#worker.ref();
+    const request: WorkerRequest = { type: 'embed', id: this.#nextId++, texts: job.texts };
+    this.#worker.postMessage(request);
+  }
+
+  #settle(reply: WorkerReply): void {
+    const job = this.#running;
+    this.#running = undefined;
+    if (job && reply.type === 'vectors') job.resolve(reply.vectors);
+    else if (job && reply.type === 'error')
+      job.reject(new EmbeddingError(reply.code, reply.message));
+    this.#pump();
+  }
+
+  #failAll(message: string): void {
+    this.#closed = true;
+    const jobs = [...(this.#running ? [this.#running] : []), ...this.#queries, ...this.#documents];
+    this.#running = undefined;
+    this.#queries.length = 0;
+    this.#documents.length = 0;
+    for (const job of jobs) job.reject(new EmbeddingError('closed', message));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#failAll('the embedder is closed');
+    const request: WorkerRequest = { type: 'close' };
+    this.#worker.postMessage(request);
+    await this.#worker.terminate();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The embedding worker thread: loads one model and embeds texts on request, so a model
+ * run (up to ~60 ms for a long record) never blocks the collector's event loop.
+ * Protocol: `init` → `ready` | `failed`; `embed` → `vectors` | `error`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type Engine, loadEngine, type RuntimePreference } from './engines.js';
+import { EmbeddingError } from './errors.js';
+import { defaultModelFiles, directoryModelFiles } from './model.js';
+
+/** What the worker is started with. */
+export interface WorkerInit {
+  modelDir?: string;
+  runtime: RuntimePreference;
+}
+
+/** Messages from the worker. */
+export type WorkerReply =
+  | { type: 'ready'; modelId: string; dimension: number; runtime: Engine['runtime'] }
+  | { type: 'failed'; code: EmbeddingError['code']; message: string }
+  | { type: 'vectors'; id: number; vectors: Float32Array[] }
+  | { type: 'error'; id: number; code: EmbeddingError['code']; message: string };
+
+/** Messages to the worker. */
+export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
+
+const port = parentPort;
+if (port) {
+  const init = workerData as WorkerInit;
+  const codeOf = (error: unknown) =>
+    error instanceof EmbeddingError ? error.code : 'embed_failed';
+  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  let engine: Engine | undefined;
+  try {
+    const files = init.modelDir ? directoryModelFiles(init.modelDir) : await defaultModelFiles();
+    engine = await loadEngine(files, init.runtime);
+    // One embedding tells the dimension and warms the runtime up.
+    const probe = await engine.embedOne('kiro-learn');
+    const reply: WorkerReply = {
+      type: 'ready',
+      modelId: files.modelId,
+      dimension: probe.length,
+      runtime: engine.runtime,
+    };
+    port.postMessage(reply);
+  } catch (error) {
+    const reply: WorkerReply = { type: 'failed', code: codeOf(error), message: messageOf(error) };
+    port.postMessage(reply);
+  }
+  port.on('message', async (request: WorkerRequest) => {
+    if (request.type === 'close') {
+      await engine?.close();
+      port.close();
+      return;
+    }
+    try {
+      if (!engine) throw new EmbeddingError('closed', 'the model did not load');
+      const vectors: Float32Array[] = [];
+      for (const text of request.texts) vectors.push(await engine.embedOne(text));
+      const reply: WorkerReply = { type: 'vectors', id: request.id, vectors };
+      port.postMessage(
+        reply,
+        vectors.map((v) => v.buffer as ArrayBuffer),
+      );
+    } catch (error) {
+      const reply: WorkerReply = {
+        type: 'error',
+        id: request.id,
+        code: codeOf(error),
+        message: messageOf(error),
+      };
+      port.postMessage(reply);
+    }
+  });
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  cosine,
+  DEFAULT_MODEL_ID,
+  type Embedder,
+  EmbeddingError,
+  loadEmbedder,
+} from '../src/index.js';
+
+// One model per runtime for the whole file: loading costs seconds.
+let onnx: Embedder;
+let wasm: Embedder;
+beforeAll(async () => {
+  [onnx, wasm] = await Promise.all([
+    loadEmbedder({ runtime: 'onnxruntime-node' }),
+    loadEmbedder({ runtime: 'wasm' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([onnx?.close(), wasm?.close()]);
+});
+
+const TEXTS = [
+  'the payment callback keeps getting rejected',
+  'Stripe webhook signature verification fails',
+  'how do I bake sourdough bread',
+  'Café naïve résumé: 東京 test_case foo.bar(x=1) `--flag`',
+  'word '.repeat(300),
+];
+
+describe('the default model', () => {
+  it('gives unit vectors of 384 dimensions under its id', async () => {
+    expect(onnx.modelId).toBe(DEFAULT_MODEL_ID);
+    expect(onnx.dimension).toBe(384);
+    const [v] = await onnx.embed(['hello']);
+    expect(v).toHaveLength(384);
+    expect(cosine(v!, v!)).toBeCloseTo(1, 4);
+  });
+
+  it('puts a paraphrase nearer than an unrelated text', async () => {
+    const [prompt, record, other] = await onnx.embed(TEXTS.slice(0, 3), { purpose: 'query' });
+    expect(cosine(prompt!, record!)).toBeGreaterThan(cosine(prompt!, other!) + 0.2);
+  });
+
+  it('gives the same vectors from onnxruntime-node and the WASM engine', async () => {
+    expect(wasm.runtime).toBe('wasm');
+    expect(wasm.modelId).toBe(onnx.modelId);
+    const [a, b] = await Promise.all([onnx.embed(TEXTS), wasm.embed(TEXTS)]);
+    for (let i = 0; i < TEXTS.length; i++) expect(cosine(a[i]!, b[i]!)).toBeGreaterThan(0.99);
+  });
+
+  it('answers queries queued behind documents, in order of the texts', async () => {
+    const docs = onnx.embed(TEXTS.slice(0, 3));
+    const query = onnx.embed([TEXTS[1]!], { purpose: 'query' });
+    const [d, [q]] = await Promise.all([docs, query]);
+    expect(cosine(d[1]!, q!)).toBeCloseTo(1, 4);
+  });
+});
+
+describe('a model directory', () => {
+  it('that is empty is refused with model_not_found', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kl-model-'));
+    const error = await loadEmbedder({ modelDir: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingError);
+    expect((error as EmbeddingError).code).toBe('model_not_found');
+  });
+
+  it('with a tokenizer that is not WordPiece is refused with model_invalid', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kl-model-'));
+    writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'BPE' } }));
+    writeFileSync(join(dir, 'model.onnx'), 'not a model');
+    const error = await loadEmbedder({ modelDir: dir }).catch((e: unknown) => e);
+    expect((error as EmbeddingError).code).toBe('model_invalid');
+  });
+});

@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { merged, unmerged } from '../../init/files.js';
+import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import {
+  type ClaudeGroup,
+  mergeClaudeHooks,
+  mergeMcp,
+  withoutClaudeHooks,
+  withoutMcp,
+} from '../../init/merge.js';
+
+/** The hooks kiro-learn registers, with the tool matcher where the hook takes one. */
+const HOOKS: Record<string, string | undefined> = {
+  SessionStart: undefined,
+  UserPromptSubmit: undefined,
+  PostToolUse: '*',
+  PostToolUseFailure: '*',
+  PreCompact: undefined,
+  Stop: undefined,
+  SessionEnd: undefined,
+};
+
+/**
+ * Claude Code. Hooks are personal: `.claude/settings.local.json` (git-ignored by
+ * convention) for a project, `~/.claude/settings.json` with `--global`; never the
+ * committed `.claude/settings.json`, from which an earlier init's hooks are moved. The MCP
+ * server goes into the project's `.mcp.json` (committed: no path of this machine in it),
+ * or with `--global` into `~/.claude.json` (user scope).
+ */
+export const claudeCodeInstaller: AgentInstaller = {
+  surface: 'claude-code',
+  title: 'Claude Code',
+  detect: (home, onPath, isDir) => onPath('claude') || isDir(join(home, '.claude')),
+  scripts: () => ['claude-code'],
+  install(ctx) {
+    const command = ctx.hookCommand('claude-code', [], false);
+    const groups = Object.fromEntries(
+      Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
+        event,
+        { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] },
+      ]),
+    );
+    const changes = [
+      merged(
+        settingsFile(ctx),
+        ctx.show,
+        (value, shown) => mergeClaudeHooks(value, groups, shown),
+        ctx.scope === 'global'
+          ? 'adds kiro-learn hooks (every project)'
+          : 'adds kiro-learn hooks (personal, not committed)',
+      ),
+    ];
+    if (ctx.scope === 'project') {
+      changes.push(
+        ...unmerged(
+          join(ctx.root, '.claude', 'settings.json'),
+          ctx.show,
+          withoutClaudeHooks,
+          'moves kiro-learn hooks out of the committed settings',
+        ),
+      );
+    }
+    if (ctx.mcp) {
+      const portable = ctx.scope === 'project';
+      changes.push(
+        merged(
+          mcpFile(ctx),
+          ctx.show,
+          (value, shown) => mergeMcp(value, ctx.mcpServer(portable), shown),
+          portable
+            ? 'adds the kiro-learn MCP server (machine-independent)'
+            : 'adds the kiro-learn MCP server (user scope)',
+        ),
+      );
+    }
+    return changes;
+  },
+  uninstall(ctx) {
+    const files =
+      ctx.scope === 'global'
+        ? [settingsFile(ctx)]
+        : [settingsFile(ctx), join(ctx.root, '.claude', 'settings.json')];
+    return [
+      ...files.flatMap((path) =>
+        unmerged(path, ctx.show, withoutClaudeHooks, 'removes kiro-learn hooks'),
+      ),
+      ...unmerged(mcpFile(ctx), ctx.show, withoutMcp, 'removes the kiro-learn MCP server'),
+    ];
+  },
+  notes: (ctx) =>
+    ctx.scope === 'project'
+      ? [
+          'Claude Code: keep .claude/settings.local.json out of git (it is personal); commit .mcp.json.',
+        ]
+      : [],
+};
+
+function settingsFile(ctx: InstallContext): string {
+  return ctx.scope === 'global'
+    ? join(ctx.home, '.claude', 'settings.json')
+    : join(ctx.root, '.claude', 'settings.local.json');
+}
+
+function mcpFile(ctx: InstallContext): string {
+  return ctx.scope === 'global' ? join(ctx.home, '.claude.json') : join(ctx.root, '.mcp.json');
+}

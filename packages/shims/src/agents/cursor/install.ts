@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { type FileChange, merged, unmerged } from '../../init/files.js';
+import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import {
+  mergeKiroAgentHooks,
+  mergeMcp,
+  withoutKiroAgentHooks,
+  withoutMcp,
+} from '../../init/merge.js';
+
+const HOOKS = [
+  'sessionStart',
+  'beforeSubmitPrompt',
+  'afterShellExecution',
+  'afterFileEdit',
+  'afterMCPExecution',
+  'afterAgentResponse',
+] as const;
+
+const cursorDir = (ctx: InstallContext) =>
+  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.cursor');
+
+/**
+ * Cursor: hooks in `.cursor/hooks.json` (`{"version": 1, "hooks": {…}}`; the project's is
+ * committed: no path of this machine) or `~/.cursor/hooks.json`, the MCP server in the
+ * `mcp.json` beside it.
+ */
+export const cursorInstaller: AgentInstaller = {
+  surface: 'cursor',
+  title: 'Cursor',
+  detect: (home, onPath, isDir) =>
+    onPath('cursor') || onPath('cursor-agent') || isDir(join(home, '.cursor')),
+  scripts: () => ['cursor'],
+  install(ctx) {
+    const portable = ctx.scope === 'project';
+    const command = ctx.hookCommand('cursor', [], portable);
+    const hooks = Object.fromEntries(HOOKS.map((event) => [event, [{ command }]]));
+    const changes: FileChange[] = [
+      merged(
+        join(cursorDir(ctx), 'hooks.json'),
+        ctx.show,
+        (value, shown) => ({ version: 1, ...mergeKiroAgentHooks(value, hooks, shown) }),
+        'adds kiro-learn hooks',
+      ),
+    ];
+    if (ctx.mcp) {
+      changes.push(
+        merged(
+          join(cursorDir(ctx), 'mcp.json'),
+          ctx.show,
+          (value, shown) => mergeMcp(value, ctx.mcpServer(portable), shown),
+          'adds the kiro-learn MCP server',
+        ),
+      );
+    }
+    return changes;
+  },
+  uninstall: (ctx) => [
+    // `version` stays unless nothing else is left: then the file goes.
+    ...unmerged(
+      join(cursorDir(ctx), 'hooks.json'),
+      ctx.show,
+      (value) => {
+        const left = withoutKiroAgentHooks(value);
+        const { version: _version, ...rest } = left;
+        return Object.keys(rest).length === 0 ? {} : left;
+      },
+      'removes kiro-learn hooks',
+    ),
+    ...unmerged(
+      join(cursorDir(ctx), 'mcp.json'),
+      ctx.show,
+      withoutMcp,
+      'removes the kiro-learn MCP server',
+    ),
+  ],
+};

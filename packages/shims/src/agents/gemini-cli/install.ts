@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { merged, unmerged } from '../../init/files.js';
+import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import {
+  type ClaudeGroup,
+  mergeClaudeHooks,
+  mergeMcp,
+  withoutClaudeHooks,
+  withoutMcp,
+} from '../../init/merge.js';
+
+const HOOKS: Record<string, string | undefined> = {
+  SessionStart: undefined,
+  BeforeAgent: undefined,
+  AfterTool: '.*',
+  AfterAgent: undefined,
+  PreCompress: undefined,
+  SessionEnd: undefined,
+};
+
+const settingsFile = (ctx: InstallContext) =>
+  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.gemini', 'settings.json');
+
+/**
+ * Gemini CLI: hooks and the MCP server in `.gemini/settings.json` (the project's, which
+ * teams commit: no path of this machine) or `~/.gemini/settings.json`.
+ */
+export const geminiInstaller: AgentInstaller = {
+  surface: 'gemini-cli',
+  title: 'Gemini CLI',
+  detect: (home, onPath, isDir) => onPath('gemini') || isDir(join(home, '.gemini')),
+  scripts: () => ['gemini-cli'],
+  install(ctx) {
+    const portable = ctx.scope === 'project';
+    const command = ctx.hookCommand('gemini-cli', [], portable);
+    const groups = Object.fromEntries(
+      Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
+        event,
+        // Gemini CLI's timeout is in milliseconds.
+        {
+          ...(matcher ? { matcher } : {}),
+          hooks: [
+            {
+              type: 'command',
+              command,
+              name: 'kiro-learn',
+              timeout: 10_000,
+            } as ClaudeGroup['hooks'][number],
+          ],
+        },
+      ]),
+    );
+    return [
+      merged(
+        settingsFile(ctx),
+        ctx.show,
+        (value, shown) => {
+          const withHooks = mergeClaudeHooks(value, groups, shown);
+          return ctx.mcp ? mergeMcp(withHooks, ctx.mcpServer(portable), shown) : withHooks;
+        },
+        ctx.mcp ? 'adds kiro-learn hooks and the MCP server' : 'adds kiro-learn hooks',
+      ),
+    ];
+  },
+  uninstall: (ctx) =>
+    unmerged(
+      settingsFile(ctx),
+      ctx.show,
+      (value) => withoutMcp(withoutClaudeHooks(value)),
+      'removes kiro-learn hooks and the MCP server',
+    ),
+};

@@ -1,0 +1,16 @@
+import type { AgentInstaller } from '../init/installer.js';
+import { claudeCodeInstaller } from './claude-code/install.js';
+import { codexInstaller } from './codex/install.js';
+import { cursorInstaller } from './cursor/install.js';
+import { geminiInstaller } from './gemini-cli/install.js';
+import { kiroCliInstaller, kiroIdeInstaller } from './kiro/install.js';
+
+/** Every agent init can install into, in the order their files are written. */
+export const INSTALLERS: readonly AgentInstaller[] = [
+  kiroCliInstaller,
+  kiroIdeInstaller,
+  claudeCodeInstaller,
+  codexInstaller,
+  geminiInstaller,
+  cursorInstaller,
+];

@@ -1,0 +1,54 @@
+import { type HookEvent, type MapResult, type Payload, skip, str } from '../hook.js';
+
+/**
+ * The kiro-learn MCP server's tools. Their results are memory the agent was just shown:
+ * recording them as observations would extract the same memory again as echo records.
+ */
+const OWN_TOOLS =
+  'search_memory|get_memories|timeline|get_event|save_session_summary|save_observation|forget_memory';
+
+/**
+ * Tool names of the kiro-learn MCP server, in every agent's naming scheme: Claude Code and
+ * Codex `mcp__kiro-learn__search_memory`, Kiro CLI `@kiro-learn/search_memory`, Gemini CLI
+ * `mcp_kiro-learn_search_memory` or `kiro-learn__search_memory`, and the `kiro_learn`
+ * spellings of agents that normalise dashes.
+ */
+const OWN_TOOL = new RegExp(`(?:^|[^A-Za-z0-9])kiro[-_]learn(?:__|[_/.:])(?:${OWN_TOOLS})$`, 'i');
+
+/** True for a call of one of kiro-learn's own MCP tools. */
+export function isOwnMcpTool(toolName: string | undefined): boolean {
+  return toolName !== undefined && OWN_TOOL.test(toolName);
+}
+
+/** The skip for a call of kiro-learn's own MCP tools, or undefined for any other tool. */
+export function skipOwnTool(toolName: string | undefined): MapResult | undefined {
+  return isOwnMcpTool(toolName) ? skip(`${toolName} is kiro-learn's own memory tool`) : undefined;
+}
+
+/** `{tool_name, tool_input, tool_response}` from a payload that uses those field names. */
+export function toolBody(
+  payload: Payload,
+  response: unknown = payload['tool_response'],
+): HookEvent['body'] {
+  return {
+    type: 'json',
+    data: {
+      tool_name: str(payload['tool_name']) ?? 'unknown',
+      tool_input: payload['tool_input'] ?? null,
+      tool_response: response ?? null,
+    },
+  };
+}
+
+/** The assistant's text where the agent gives it; empty otherwise, rebuilt downstream. */
+export function summaryBody(text: string | undefined): HookEvent['body'] {
+  return text?.trim()
+    ? { type: 'message', turns: [{ role: 'assistant', content: text }] }
+    : { type: 'text', content: '' };
+}
+
+/** The leading `Exit code N` some agents put in a failed command's error text. */
+export function exitCodeIn(text: string): number | undefined {
+  const match = /^\s*exit(?: code|_code| status)[:\s]+(-?\d+)\b/i.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
