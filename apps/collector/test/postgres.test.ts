@@ -32,7 +32,14 @@ async function collectorOn(
   const home = mkdtempSync(join(tmpdir(), 'kl-pg-collector-'));
   writeFileSync(
     join(home, 'settings.json'),
-    JSON.stringify({ storage: { schema }, extraction: { mode: 'builtin' }, ...settings }),
+    // Several collectors share this test process: none loads the embedding model (a worker
+    // each, ~250 MB); semantic search on PostgreSQL is the conformance suite's to check.
+    JSON.stringify({
+      storage: { schema },
+      extraction: { mode: 'builtin' },
+      semantic: { enabled: false },
+      ...settings,
+    }),
   );
   const env = {
     ...process.env,
