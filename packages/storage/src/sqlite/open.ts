@@ -70,6 +70,11 @@ export interface SqliteStorageOptions {
   weights?: Partial<ColumnWeights>;
   /** The in-memory vector cache behind `searchVectors`. */
   vectors?: VectorCacheOptions;
+  /**
+   * Opens an existing, migrated database for reading only: a second connection beside the
+   * writer's (openSqliteReader's worker thread). No migration, no checkpointing; writes fail.
+   */
+  readOnly?: boolean;
 }
 
 /** Options of the in-memory vector cache behind `searchVectors`. */
@@ -105,7 +110,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   let sqlite: Database.Database;
   try {
-    sqlite = new Database(path);
+    sqlite = new Database(path, options.readOnly ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     if (isCorruption(error)) throw corruptError(path, error);
     throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
@@ -115,9 +120,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   let statements: StatementCache;
   try {
     statements = new StatementCache(sqlite);
-    if (path !== ':memory:') chmodSync(path, 0o600);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    if (!options.readOnly) {
+      if (path !== ':memory:') chmodSync(path, 0o600);
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+    }
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('temp_store = MEMORY');
@@ -132,7 +139,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     dialect: new SqliteDialect({ database: statements.forKysely() }),
   });
   try {
-    await migrate(db as unknown as Kysely<unknown>);
+    if (!options.readOnly) await migrate(db as unknown as Kysely<unknown>);
     // A scratch index with the same tokenizer: it turns prompt words into index terms.
     sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms USING fts5(
       word, tokenize='porter unicode61 remove_diacritics 2')`);
@@ -186,7 +193,7 @@ class SqliteBackend implements SqliteStorage {
     this.#sqlite = sqlite;
     this.#statements = statements;
     this.path = path;
-    if (path !== ':memory:') {
+    if (path !== ':memory:' && !options.readOnly) {
       // The worker checkpoints; the writer's own autocheckpoint only bounds the WAL when
       // the worker cannot keep up (or has stopped: then back to SQLite's default).
       this.#checkpointer = new Checkpointer(path, () => {
