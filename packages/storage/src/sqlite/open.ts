@@ -34,6 +34,10 @@ import type {
   StorageBackend,
   StorageStats,
   StoredEvent,
+  TeamRecordDelete,
+  TeamRecordInfo,
+  TeamRecordWrite,
+  TeamWriteOutcome,
   VectorCoverage,
   VectorHit,
   VectorSearchOptions,
@@ -55,6 +59,7 @@ import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
 import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
+import { sqliteTeam, type TeamMethods } from './team.js';
 import { SqliteVectors } from './vectors.js';
 import { prepareWrites, type WriteStatements } from './writes.js';
 
@@ -158,6 +163,18 @@ function scanCursor(cursor: string | undefined): number {
 }
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
+const memberFromRow = (row: {
+  name: string;
+  team: string;
+  role: string;
+  created_at: string;
+}): Member => ({
+  name: row.name,
+  team: row.team,
+  role: row.role as Member['role'],
+  createdAt: row.created_at,
+});
+
 class SqliteBackend implements SqliteStorage {
   readonly db: Kysely<Tables>;
   readonly path: string;
@@ -166,6 +183,7 @@ class SqliteBackend implements SqliteStorage {
   readonly #writes: WriteBatcher;
   readonly #w: WriteStatements;
   readonly #vectors: SqliteVectors;
+  readonly #team: TeamMethods;
   readonly #checkpointer: Checkpointer | undefined;
   readonly #weights: ColumnWeights;
   readonly #search: Omit<QueryPlanOptions, 'totalDocs'>;
@@ -198,6 +216,12 @@ class SqliteBackend implements SqliteStorage {
     this.#writes = new WriteBatcher(sqlite, checkpointer && (() => checkpointer.committed()));
     this.#w = prepareWrites(sqlite);
     this.#vectors = new SqliteVectors(sqlite, options.vectors);
+    this.#team = sqliteTeam({
+      sqlite,
+      writes: this.#w,
+      enqueue: (write) => this.#writes.enqueue(write),
+      ensureOpen: () => this.#open(),
+    });
     this.#weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
@@ -716,15 +740,22 @@ class SqliteBackend implements SqliteStorage {
 
   async addMember(member: NewMember): Promise<Member> {
     this.#open();
-    const added: Member = { name: member.name, role: member.role, createdAt: now() };
+    const added: Member = {
+      name: member.name,
+      team: member.team ?? 'default',
+      role: member.role,
+      createdAt: now(),
+    };
     return this.#writes.enqueue(() => {
       const taken = this.#statements
         .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
         .get(member.name, member.tokenHash);
       if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
       this.#statements
-        .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
-        .run(added.name, added.role, member.tokenHash, added.createdAt);
+        .prepare(
+          'INSERT INTO members (name, team, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(added.name, added.team, added.role, member.tokenHash, added.createdAt);
       return added;
     });
   }
@@ -733,14 +764,11 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const rows = await this.db
       .selectFrom('members')
-      .select(['name', 'role', 'created_at'])
+      .select(['name', 'team', 'role', 'created_at'])
+      .orderBy('team')
       .orderBy('name')
       .execute();
-    return rows.map((row) => ({
-      name: row.name,
-      role: row.role as Member['role'],
-      createdAt: row.created_at,
-    }));
+    return rows.map(memberFromRow);
   }
 
   async removeMember(name: string): Promise<boolean> {
@@ -754,10 +782,24 @@ class SqliteBackend implements SqliteStorage {
     this.#open();
     const row = await this.db
       .selectFrom('members')
-      .select(['name', 'role', 'created_at'])
+      .select(['name', 'team', 'role', 'created_at'])
       .where('token_hash', '=', tokenHash)
       .executeTakeFirst();
-    return row && { name: row.name, role: row.role as Member['role'], createdAt: row.created_at };
+    return row && memberFromRow(row);
+  }
+
+  // ---- team records (sqlite/team.ts) ----
+
+  putTeamRecord(write: TeamRecordWrite): Promise<TeamWriteOutcome> {
+    return this.#team.putTeamRecord(write);
+  }
+
+  deleteTeamRecord(request: TeamRecordDelete): Promise<'deleted' | 'missing' | 'forbidden'> {
+    return this.#team.deleteTeamRecord(request);
+  }
+
+  teamRecordInfo(recordIds: readonly string[]): Promise<TeamRecordInfo[]> {
+    return this.#team.teamRecordInfo(recordIds);
   }
 
   // ---- logs ----
