@@ -1,24 +1,12 @@
-import type Database from 'better-sqlite3';
 import type { StorageBackend, TeamRecordInfo } from '../backend.js';
+import { now, type SqliteContext } from './context.js';
 import { rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
-import type { WriteStatements } from './writes.js';
 
 export type TeamMethods = Pick<
   StorageBackend,
   'putTeamRecord' | 'deleteTeamRecord' | 'teamRecordInfo'
 >;
-
-/** What the team module needs from the SQLite backend. */
-export interface SqliteTeamDeps {
-  sqlite: Database.Database;
-  /** The record writes (their triggers keep search rows, counters and vectors right). */
-  writes: WriteStatements;
-  /** Runs synchronous statements in the write queue's next transaction. */
-  enqueue<T>(write: () => T): Promise<T>;
-  /** Throws StorageError `closed` once the backend is closed. */
-  ensureOpen(): void;
-}
 
 interface TeamRow {
   record_id: string;
@@ -41,8 +29,8 @@ const toInfo = (row: TeamRow): TeamRecordInfo => ({
  * author and revision in team_records. The write queue runs one write at a time, so each
  * push's checks and writes are one step.
  */
-export function sqliteTeam(deps: SqliteTeamDeps): TeamMethods {
-  const { sqlite, writes: w } = deps;
+export function sqliteTeam(ctx: SqliteContext): TeamMethods {
+  const { db, sqlite, w, writes } = ctx;
   const selectTeam = sqlite.prepare('SELECT * FROM team_records WHERE record_id = ?');
   const upsertTeam = sqlite.prepare(
     `INSERT INTO team_records (record_id, team, author, revision, updated_at)
@@ -51,9 +39,9 @@ export function sqliteTeam(deps: SqliteTeamDeps): TeamMethods {
   );
   return {
     async putTeamRecord(write) {
-      deps.ensureOpen();
+      ctx.ensureOpen();
       const row = rowFromRecord(write.record);
-      return deps.enqueue(() => {
+      return writes.enqueue(() => {
         const record = w.selectRecord.get(row.record_id) as RecordRow | undefined;
         if (record) {
           const team = selectTeam.get(row.record_id) as TeamRow | undefined;
@@ -75,15 +63,15 @@ export function sqliteTeam(deps: SqliteTeamDeps): TeamMethods {
           team: write.team,
           author: write.member,
           revision: write.revision,
-          updated_at: new Date().toISOString(),
+          updated_at: now(),
         });
         return { status: 'stored' } as const;
       });
     },
 
     async deleteTeamRecord(request) {
-      deps.ensureOpen();
-      return deps.enqueue(() => {
+      ctx.ensureOpen();
+      return writes.enqueue(() => {
         const team = selectTeam.get(request.recordId) as TeamRow | undefined;
         if (!team || team.team !== request.team) return 'missing' as const;
         if (team.author !== request.member && !request.admin) return 'forbidden' as const;
@@ -94,16 +82,15 @@ export function sqliteTeam(deps: SqliteTeamDeps): TeamMethods {
     },
 
     async teamRecordInfo(recordIds) {
-      deps.ensureOpen();
+      ctx.ensureOpen();
       if (recordIds.length === 0) return [];
       const byId = new Map<string, TeamRecordInfo>();
       for (let i = 0; i < recordIds.length; i += 500) {
-        const chunk = recordIds.slice(i, i + 500);
-        const rows = sqlite
-          .prepare(
-            `SELECT * FROM team_records WHERE record_id IN (${chunk.map(() => '?').join(', ')})`,
-          )
-          .all(...chunk) as TeamRow[];
+        const rows = await db
+          .selectFrom('team_records')
+          .selectAll()
+          .where('record_id', 'in', recordIds.slice(i, i + 500))
+          .execute();
         for (const row of rows) byId.set(row.record_id, toInfo(row));
       }
       return recordIds.flatMap((id) => byId.get(id) ?? []);
