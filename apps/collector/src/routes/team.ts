@@ -170,7 +170,7 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
   app.get('/recent', async (c) => {
     const member = memberOf(c, ctx);
     const q = parseWith(TeamRecentQuerySchema, c.req.query(), 'query');
-    const page = await ctx.storage.listRecords({
+    const page = await ctx.reads.listRecords({
       namespace: scope(ctx, member, q.project),
       limit: q.limit,
     });
