@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
@@ -253,6 +254,11 @@ export function createCollector(options: CollectorOptions): Collector {
   app.route('/v1/events', eventRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
+  // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
+  app.route(
+    '/v1/team',
+    teamRoutes(ctx, (q) => retriever.search(q)),
+  );
   app.route('/v1', dataRoutes(ctx));
   if (options.ui) app.route('/ui', options.ui);
   app.notFound(() => errorResponse(httpError(404, 'no such route')));

@@ -42,6 +42,10 @@ export type {
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  TeamRecordDelete,
+  TeamRecordInfo,
+  TeamRecordWrite,
+  TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
 } from './backend.js';

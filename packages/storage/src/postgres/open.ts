@@ -17,6 +17,7 @@ import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
+import { pgTeam } from './team.js';
 import { pgVectors } from './vectors.js';
 import { watchEvents } from './watch.js';
 
@@ -131,6 +132,7 @@ export async function openPostgresStorage(
     ...pgClaims(ctx),
     ...pgLogs(ctx),
     ...pgMembers(ctx),
+    ...pgTeam(ctx),
     ...pgStats(ctx),
     ...pgVectors(ctx),
     ...pgData(ctx),
