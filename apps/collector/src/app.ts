@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
-import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
+import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
@@ -25,6 +25,7 @@ import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
+import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
@@ -33,6 +34,11 @@ import type { StorageHealth } from './storage.js';
 export interface CollectorOptions {
   /** Where events, records, the pending buffer and the logs live. */
   storage: StorageBackend;
+  /**
+   * Where lists, totals and logs are read (openSqliteReader: a worker thread), so a slow
+   * read never holds up ingest; `storage` when omitted. Closed by the collector.
+   */
+  reads?: StorageReads & { close?(): Promise<void> };
   /** Validated settings (loadSettings). */
   settings: CollectorSettings;
   /** Structured logger; silent when omitted. */
@@ -130,8 +136,10 @@ export function createCollector(options: CollectorOptions): Collector {
     onError: (error) => logger.warn('retrieval error', { error }),
   });
   const semantic = options.semantic;
+  const reads = options.reads ?? storage;
   const ctx: AppContext = {
     storage,
+    reads,
     settings,
     scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
     recentHooks: createRecentHooks(),
@@ -246,6 +254,11 @@ export function createCollector(options: CollectorOptions): Collector {
   app.route('/v1/events', eventRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
+  // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
+  app.route(
+    '/v1/team',
+    teamRoutes(ctx, (q) => retriever.search(q)),
+  );
   app.route('/v1', dataRoutes(ctx));
   if (options.ui) app.route('/ui', options.ui);
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
@@ -342,6 +355,7 @@ export function createCollector(options: CollectorOptions): Collector {
       options.abortExtraction?.();
       await within(draining, left());
     }
+    if (options.reads && options.reads !== storage) await options.reads.close?.();
     await storage.close();
   };
 

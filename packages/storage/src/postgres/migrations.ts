@@ -228,6 +228,22 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         FOR EACH ROW EXECUTE FUNCTION memory_records_text_changed()`,
     ],
   },
+  {
+    // Team memory, as SQLite's 0007: each member belongs to one team; a shared record's
+    // team, author and revision (the record is an ordinary memory record; deleting it
+    // deletes this row).
+    name: '0005_team',
+    statements: [
+      `ALTER TABLE members ADD COLUMN team TEXT COLLATE "C" NOT NULL DEFAULT 'default'`,
+      `CREATE TABLE team_records (
+        record_id TEXT COLLATE "C" PRIMARY KEY REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        team TEXT COLLATE "C" NOT NULL,
+        author TEXT COLLATE "C" NOT NULL,
+        revision BIGINT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {

@@ -17,6 +17,7 @@ import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
+import { pgTeam } from './team.js';
 import { DEFAULT_TERM_STATS_MIN_RECORDS, pgTermStats } from './term-stats.js';
 import { pgVectors } from './vectors.js';
 import { watchEvents } from './watch.js';
@@ -146,6 +147,7 @@ export async function openPostgresStorage(
     ...pgClaims(ctx),
     ...pgLogs(ctx),
     ...pgMembers(ctx),
+    ...pgTeam(ctx),
     ...pgStats(ctx),
     ...pgVectors(ctx),
     ...pgData(ctx),

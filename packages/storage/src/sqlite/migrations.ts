@@ -226,6 +226,22 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    // Team memory: each member belongs to one team; a record members share carries its
+    // team, author and revision here (the record itself is an ordinary memory record, so
+    // search, vectors, forget and export see it; deleting it deletes this row).
+    name: '0007_team',
+    statements: [
+      "ALTER TABLE members ADD COLUMN team TEXT NOT NULL DEFAULT 'default'",
+      `CREATE TABLE team_records (
+        record_id TEXT PRIMARY KEY REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        team TEXT NOT NULL,
+        author TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {

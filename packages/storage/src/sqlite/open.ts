@@ -22,6 +22,7 @@ import { createQueryTermTables, sqliteSearch, type TermCounts } from './search.j
 import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
 import type { Tables } from './tables.js';
+import { sqliteTeam } from './team.js';
 import { sqliteVectors, type VectorCacheOptions } from './vectors.js';
 import { prepareWrites } from './writes.js';
 
@@ -39,6 +40,11 @@ export interface SqliteStorageOptions {
   weights?: Partial<ColumnWeights>;
   /** The in-memory vector cache behind `searchVectors`. */
   vectors?: VectorCacheOptions;
+  /**
+   * Opens an existing, migrated database for reading only: a second connection beside the
+   * writer's (openSqliteReader's worker thread). No migration, no checkpointing; writes fail.
+   */
+  readOnly?: boolean;
 }
 
 /** The SQLite backend: a StorageBackend plus access for migrations and maintenance. */
@@ -68,7 +74,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   let sqlite: Database.Database;
   try {
-    sqlite = new Database(path);
+    sqlite = new Database(path, options.readOnly ? { readonly: true, fileMustExist: true } : {});
   } catch (error) {
     if (isCorruption(error)) throw corruptError(path, error);
     throw new StorageError('io', `cannot open the database at ${path}: ${String(error)}`, {
@@ -78,9 +84,11 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   let statements: StatementCache;
   try {
     statements = new StatementCache(sqlite);
-    if (path !== ':memory:') chmodSync(path, 0o600);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    if (!options.readOnly) {
+      if (path !== ':memory:') chmodSync(path, 0o600);
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('synchronous = NORMAL');
+    }
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('temp_store = MEMORY');
@@ -95,7 +103,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     dialect: new SqliteDialect({ database: statements.forKysely() }),
   });
   try {
-    await migrate(db as unknown as Kysely<unknown>);
+    if (!options.readOnly) await migrate(db as unknown as Kysely<unknown>);
     createQueryTermTables(sqlite);
   } catch (error) {
     await db.destroy();
@@ -119,7 +127,7 @@ function compose(
 ): SqliteStorage {
   let closed = false;
   let checkpointer: Checkpointer | undefined;
-  if (path !== ':memory:') {
+  if (path !== ':memory:' && !options.readOnly) {
     // The worker checkpoints; the writer's own autocheckpoint only bounds the WAL when
     // the worker cannot keep up (or has stopped: then back to SQLite's default).
     checkpointer = new Checkpointer(path, () => {
@@ -155,6 +163,7 @@ function compose(
     ...sqliteBuffer(ctx),
     ...sqliteClaims(ctx),
     ...sqliteMembers(ctx),
+    ...sqliteTeam(ctx),
     ...sqliteLogs(ctx),
     ...sqliteData(ctx, {
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,

@@ -8,6 +8,7 @@ import { logsConformance } from './logs.js';
 import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
+import { teamConformance } from './team.js';
 import type { BackendFactory } from './types.js';
 import { vectorsConformance } from './vectors.js';
 
@@ -27,6 +28,7 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     claimsConformance(factory);
     logsConformance(factory);
     membersConformance(factory);
+    teamConformance(factory);
     lifecycleConformance(factory);
     vectorsConformance(factory);
     dataConformance(factory);
