@@ -206,7 +206,11 @@ export function viewerApp(deps: ViewerDeps): Hono {
     const [sizeBytes, stats, retrievals] = await Promise.all([
       storage.sizeBytes(),
       storage.stats(),
-      storage.listRetrievals({ limit: LATENCY_SAMPLES }),
+      // Only the hour the chart shows: an index range, however long the log.
+      storage.listRetrievals({
+        limit: LATENCY_SAMPLES,
+        since: new Date(at - HOUR_MS).toISOString(),
+      }),
     ]);
     const samples = retrievals.map((r) => ({ at: Date.parse(r.createdAt), ms: r.latencyMs }));
     return c.json({

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import { StorageError } from '../errors.js';
 
 /** A forward-only migration: SQL statements run in one transaction. */
@@ -229,6 +228,25 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Events past a project's pending ceiling wait in `parked` (in order) until its backlog
+    // drains, as SQLite's 0004; and the read indexes of SQLite's 0009: a project's events
+    // of one kind, the last hour of retrievals.
+    name: '0004_parked_and_read_indexes',
+    statements: [
+      `CREATE TABLE parked (
+        namespace TEXT COLLATE "C" NOT NULL,
+        event_id TEXT COLLATE "C" NOT NULL REFERENCES events (event_id),
+        seq BIGINT NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      )`,
+      'CREATE INDEX parked_namespace_seq ON parked (namespace, seq)',
+      'CREATE INDEX events_namespace_kind_seq ON events (namespace, kind, seq)',
+      'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
+    ],
+  },
+  {
     // Team memory, as SQLite's 0007: each member belongs to one team; a shared record's
     // team, author and revision (the record is an ordinary memory record; deleting it
     // deletes this row).
@@ -251,6 +269,14 @@ export function pgChecksum(migration: PgMigration): string {
 }
 
 /**
+ * The one connection migrations run on (a `pg` client): typed by what is used, so this
+ * package's public types do not need `@types/pg` in a consumer's project.
+ */
+export interface MigrationClient {
+  query<R = unknown>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/**
  * Creates the schema when missing and applies pending migrations, each in its own
  * transaction together with its bookkeeping row, while holding an advisory lock on the
  * schema: collectors starting at once migrate one after the other, and the later ones
@@ -259,7 +285,7 @@ export function pgChecksum(migration: PgMigration): string {
  * changed.
  */
 export async function migratePostgres(
-  client: pg.ClientBase,
+  client: MigrationClient,
   schema: string,
   migrations: readonly PgMigration[] = PG_MIGRATIONS,
 ): Promise<string[]> {
