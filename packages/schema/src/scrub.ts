@@ -195,7 +195,7 @@ function longestString(body: Event['body']): Slot | undefined {
     if (typeof value === 'string') {
       if (!best || value.length > best.value.length) best = { holder, key, value };
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(value, i, item));
+      for (const [i, item] of value.entries()) visit(value, i, item);
     } else if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       for (const k of Object.keys(record)) visit(record, k, record[k]);
