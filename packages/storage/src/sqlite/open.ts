@@ -31,6 +31,7 @@ import type {
   ScanQuery,
   SearchHit,
   SearchOptions,
+  SharingStore,
   StorageBackend,
   StorageStats,
   StoredEvent,
@@ -53,6 +54,7 @@ import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from '.
 import { corruptError, isCorruption } from './integrity.js';
 import { migrate } from './migrations.js';
 import { namespaceToken, recordFromRow, rowFromRecord } from './rows.js';
+import { sqliteSharing } from './sharing.js';
 import { StatementCache } from './statements.js';
 import type { RecordRow, Tables } from './tables.js';
 import { SqliteVectors } from './vectors.js';
@@ -161,6 +163,7 @@ const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 class SqliteBackend implements SqliteStorage {
   readonly db: Kysely<Tables>;
   readonly path: string;
+  readonly sharing: SharingStore;
   readonly #sqlite: Database.Database;
   readonly #statements: StatementCache;
   readonly #writes: WriteBatcher;
@@ -202,6 +205,11 @@ class SqliteBackend implements SqliteStorage {
     this.#search = { ...options.search };
     this.#maxPostings = this.#search.maxPostings ?? DEFAULT_MAX_POSTINGS;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.sharing = sqliteSharing({
+      statements,
+      writes: this.#writes,
+      ensureOpen: () => this.#open(),
+    });
   }
 
   #open(): void {
