@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
-import type { ExtractionLogInput, StorageBackend } from '@kiro-learn/storage';
+import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
@@ -35,6 +35,11 @@ import { startTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from './t
 export interface CollectorOptions {
   /** Where events, records, the pending buffer and the logs live. */
   storage: StorageBackend;
+  /**
+   * Where lists, totals and logs are read (openSqliteReader: a worker thread), so a slow
+   * read never holds up ingest; `storage` when omitted. Closed by the collector.
+   */
+  reads?: StorageReads & { close?(): Promise<void> };
   /** Validated settings (loadSettings). */
   settings: CollectorSettings;
   /** Structured logger; silent when omitted. */
@@ -146,8 +151,10 @@ export function createCollector(options: CollectorOptions): Collector {
     onError: (error) => logger.warn('retrieval error', { error }),
   });
   const semantic = options.semantic;
+  const reads = options.reads ?? storage;
   const ctx: AppContext = {
     storage,
+    reads,
     settings,
     scrubber,
     recentHooks: createRecentHooks(),
@@ -360,6 +367,7 @@ export function createCollector(options: CollectorOptions): Collector {
       options.abortExtraction?.();
       await within(draining, left());
     }
+    if (options.reads && options.reads !== storage) await options.reads.close?.();
     await storage.close();
   };
 

@@ -1,6 +1,6 @@
 import type { BufferStatus } from '@kiro-learn/buffer';
 import type { MemoryRecord, Scrubber } from '@kiro-learn/schema';
-import type { StorageBackend } from '@kiro-learn/storage';
+import type { StorageBackend, StorageReads } from '@kiro-learn/storage';
 import type { ActivityHub } from './activity.js';
 import type { CaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
@@ -27,6 +27,11 @@ export type PipelineStatus = BufferStatus & { extractor?: string };
 /** What the route modules share; built once by createCollector. */
 export interface AppContext {
   storage: StorageBackend;
+  /**
+   * Lists, totals and logs (GET lists, /v1/stats, /metrics): off the event loop where the
+   * backend needs it (SQLite's reader thread), else `storage` itself.
+   */
+  reads: StorageReads;
   settings: CollectorSettings;
   scrubber: Scrubber;
   /** Recognises a hook that fired twice (same project, surface, session, kind and body). */

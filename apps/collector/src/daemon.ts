@@ -107,8 +107,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   // Loads in a worker thread: /healthz answers meanwhile, retrieval is lexical until then.
   const semantic = createSemantic(storage, settings, logger);
+  // Lists, totals and the viewer read from a thread of their own (SQLite): never the loop's.
+  const reads = opened.reads ?? storage;
   const collector = createCollector({
     storage,
+    reads,
     storageHealth: () => opened.health(),
     settings,
     logger,
@@ -118,7 +121,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     abortExtraction: () => agents.abort(),
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
     ui: viewerApp({
-      storage,
+      storage: reads,
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,

@@ -1,4 +1,10 @@
-import { openSqliteStorage, type StorageBackend, StorageError } from '@kiro-learn/storage';
+import {
+  openSqliteReader,
+  openSqliteStorage,
+  type StorageBackend,
+  StorageError,
+  type StorageReader,
+} from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
 import { CollectorError } from './errors.js';
 
@@ -21,6 +27,12 @@ export interface StorageHealth {
 /** The opened storage and its health check. */
 export interface CollectorStorage {
   storage: StorageBackend;
+  /**
+   * Where list, total and log reads go (the viewer, /v1/stats): on SQLite a worker thread
+   * with its own connection, so they never stall ingest; absent where the storage's own
+   * reads are already off the event loop (PostgreSQL's pool).
+   */
+  reads?: StorageReader;
   health(): Promise<StorageHealth>;
 }
 
@@ -49,6 +61,7 @@ export async function openCollectorStorage(
     const storage = await openSqliteStorage({ path: database });
     return {
       storage,
+      reads: openSqliteReader({ path: database }),
       health: async () => ({ backend: 'sqlite', location: database, ok: true }),
     };
   }

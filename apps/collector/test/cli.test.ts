@@ -91,6 +91,22 @@ describe('kiro-learn CLI', () => {
     expect(bystander.killed).toBe(false);
   });
 
+  it("stop leaves alone another data dir's collector that answers on the port", async () => {
+    await setup();
+    const other = tempHome();
+    const otherEnv = envFor(other, port);
+    cleanups.push(() => {
+      cli(['stop'], otherEnv);
+      rmSync(other, { recursive: true, force: true });
+    });
+    expect(cli(['start'], otherEnv).code).toBe(0);
+    const stopped = cli(['stop'], env);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/not running/);
+    expect(stopped.stdout).toMatch(/another data dir/);
+    expect(await healthy(port)).toBe(true);
+  });
+
   it('names the port and the setting when another program holds the port', async () => {
     await setup();
     const squatter: Server = createServer();

@@ -55,6 +55,8 @@ export { TEAM_RECORD_COPIES } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
 export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
+// Reads served off the event loop (SQLite: a worker thread with its own connection).
+export { READ_METHODS, type StorageReader, type StorageReads } from './reads.js';
 // Checking a database file for damage (`kiro-learn doctor`).
 export {
   CORRUPT_DATABASE_HELP,
@@ -69,6 +71,7 @@ export {
   type SqliteStorageOptions,
   type VectorCacheOptions,
 } from './sqlite/open.js';
+export { openSqliteReader, type SqliteReaderOptions } from './sqlite/reader.js';
 // The exact int8 in-memory vector index (WebAssembly SIMD scan) behind `searchVectors`,
 // for other backends to reuse.
 export { type VectorHit, VectorIndex } from './vectors/vector-index.js';

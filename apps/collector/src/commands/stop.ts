@@ -31,13 +31,24 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
   const health = await probe(address);
   const locked = isFileLocked(files.lock);
   const recorded = readPidFile(files.pid);
-  if (!health.ok && !locked) {
-    // No live collector: a PID file left is a crashed one's (its pid may be another program's now).
+  if (!locked) {
+    // No live collector of this data dir: a PID file left is a crashed one's (its pid may be
+    // another program's now). One that answers on the port without holding this data dir's
+    // lock is another data dir's collector: not ours to stop.
     if (recorded) removePidFile(files.pid, recorded.pid);
-    line(io.stdout, 'kiro-learn collector is not running');
+    line(
+      io.stdout,
+      health.ok
+        ? `kiro-learn collector for ${address.home} is not running (the collector at ${address.baseUrl} uses another data dir; stop it with its own KIRO_LEARN_HOME)`
+        : 'kiro-learn collector is not running',
+    );
     return true;
   }
-  const pid = (health.ok ? health.pid : undefined) ?? recorded?.pid;
+  // This data dir's collector wrote the PID file; /healthz answers for whatever holds the port.
+  const pid =
+    recorded && processAlive(recorded.pid)
+      ? recorded.pid
+      : ((health.ok ? health.pid : undefined) ?? recorded?.pid);
   if (pid === undefined) {
     line(
       io.stderr,

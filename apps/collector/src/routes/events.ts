@@ -27,7 +27,7 @@ export function eventRoutes(ctx: AppContext): Hono {
 
   app.get('/', async (c) => {
     const q = parseWith(ListEventsQuerySchema, c.req.query(), 'query');
-    const page = await ctx.storage.listEvents({
+    const page = await ctx.reads.listEvents({
       limit: q.limit,
       ...(q.namespace ? { namespace: q.namespace } : {}),
       ...(q.session_id ? { sessionId: q.session_id } : {}),

@@ -38,7 +38,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
 
   app.get('/', async (c) => {
     const q = parseWith(ListMemoriesQuerySchema, c.req.query(), 'query');
-    const page = await ctx.storage.listRecords({
+    const page = await ctx.reads.listRecords({
       limit: q.limit,
       offset: q.offset,
       ...(q.namespace ? { namespace: q.namespace } : {}),

@@ -40,7 +40,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/v1/stats', async (c) => {
     const { namespace } = parseWith(StatsQuery, c.req.query(), 'query');
-    const s = await ctx.storage.stats(namespace);
+    const s = await ctx.reads.stats(namespace);
     return c.json({
       events: { total: s.events.total, by_kind: s.events.byKind },
       memories: { total: s.memories.total, by_type: s.memories.byType },
@@ -55,7 +55,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/v1/retrievals', async (c) => {
     const q = parseWith(LogQuery, c.req.query(), 'query');
-    const items = await ctx.storage.listRetrievals({
+    const items = await ctx.reads.listRetrievals({
       limit: q.limit,
       ...(q.namespace ? { namespace: q.namespace } : {}),
       ...(q.after_id !== undefined ? { afterId: q.after_id } : {}),
@@ -66,7 +66,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/v1/extractions', async (c) => {
     const q = parseWith(LogQuery, c.req.query(), 'query');
-    const items = await ctx.storage.listExtractions({
+    const items = await ctx.reads.listExtractions({
       limit: q.limit,
       ...(q.namespace ? { namespace: q.namespace } : {}),
       ...(q.after_id !== undefined ? { afterId: q.after_id } : {}),
@@ -75,7 +75,7 @@ export function metaRoutes(ctx: AppContext): Hono {
   });
 
   app.get('/metrics', async (c) => {
-    const pending = await ctx.storage.pendingSummary();
+    const pending = await ctx.reads.pendingSummary();
     const { projects } = ctx.status();
     const m = ctx.metrics;
     const text = [
@@ -122,7 +122,7 @@ export function metaRoutes(ctx: AppContext): Hono {
         projects.map((p) => [{ namespace: p.namespace }, p.compaction?.exhausted ? 1 : 0]),
       ),
       renderGauge('kiro_learn_database_bytes', 'Database size on disk.', [
-        [{}, await ctx.storage.sizeBytes()],
+        [{}, await ctx.reads.sizeBytes()],
       ]),
       renderGauge('kiro_learn_uptime_seconds', 'Seconds since the collector started.', [
         [{}, Math.round((Date.now() - ctx.startedAt) / 1000)],

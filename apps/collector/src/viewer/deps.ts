@@ -1,10 +1,13 @@
 import type { CompactionStatus } from '@kiro-learn/buffer';
-import type { StorageBackend } from '@kiro-learn/storage';
+import type { StorageReads } from '@kiro-learn/storage';
 
 /** What the viewer needs from the collector that mounts it. */
 export interface ViewerDeps {
-  /** The collector's open storage: records, logs, pending sizes and totals come from it. */
-  storage: StorageBackend;
+  /**
+   * Where records, logs, pending sizes and totals are read: the collector's reader
+   * (openSqliteReader, off the event loop) or, where reads are async already, its storage.
+   */
+  storage: StorageReads;
   /** The collector's version, shown on the health screen. */
   version: string;
   /** When the collector started, in epoch milliseconds (for its uptime). */

@@ -1,3 +1,4 @@
+import type { Surface } from '@kiro-learn/schema';
 import { type HookEvent, type MapResult, type Payload, skip, str } from '../hook.js';
 
 /**
@@ -51,4 +52,65 @@ export function summaryBody(text: string | undefined): HookEvent['body'] {
 export function exitCodeIn(text: string): number | undefined {
   const match = /^\s*exit(?: code|_code| status)[:\s]+(-?\d+)\b/i.exec(text);
   return match ? Number(match[1]) : undefined;
+}
+
+/** Who fired a hook: the agent, its name for the hook, and where and in which session. */
+export interface HookFrame {
+  surface: Surface;
+  /** The agent's own name for the hook. */
+  name: string;
+  cwd?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+/**
+ * The frame of the agents that copy Claude Code's payload shape (`hook_event_name`, `cwd`,
+ * `session_id`: Claude Code, Codex, Gemini CLI, Kiro); undefined without a hook name.
+ */
+export function namedFrame(surface: Surface, payload: Payload): HookFrame | undefined {
+  const name = str(payload['hook_event_name']);
+  if (!name) return undefined;
+  return { surface, name, cwd: str(payload['cwd']), sessionId: str(payload['session_id']) };
+}
+
+/** The skip for a payload without a hook name: the user should hear about it. */
+export function noHookName(): MapResult {
+  return skip('the payload has no hook_event_name', true);
+}
+
+/** The mapped hooks of one frame: the few shapes every agent's hooks turn into. */
+export function hooksOf(frame: HookFrame) {
+  const hook = (rest: Pick<HookEvent, 'kind' | 'body'> & Partial<HookEvent>): MapResult => ({
+    hook: {
+      surface: frame.surface,
+      hook: frame.name,
+      ...(frame.cwd ? { cwd: frame.cwd } : {}),
+      ...(frame.sessionId ? { sessionId: frame.sessionId } : {}),
+      startsSession: false,
+      retrieve: false,
+      ...rest,
+    },
+  });
+  return {
+    hook,
+    /** A session starts: a note, and recent memory on stdout. */
+    sessionStart: (data: Record<string, unknown> = {}): MapResult =>
+      hook({
+        kind: 'note',
+        body: { type: 'json', data: { hook: frame.name, ...data } },
+        startsSession: true,
+      }),
+    /** The user's prompt (an empty one is skipped: nothing to record or search for). */
+    prompt: (text: string | undefined, retrieve = true): MapResult =>
+      text?.trim()
+        ? hook({ kind: 'prompt', body: { type: 'text', content: text }, retrieve })
+        : skip('empty prompt'),
+    /** A tool call from a payload with `tool_name` / `tool_input` / `tool_response`. */
+    tool: (payload: Payload, response?: unknown): MapResult =>
+      skipOwnTool(str(payload['tool_name'])) ??
+      hook({ kind: 'tool_use', body: toolBody(payload, response) }),
+    /** The turn ends, with the assistant's answer where the agent gives it. */
+    turnEnd: (text: string | undefined): MapResult =>
+      hook({ kind: 'session_summary', body: summaryBody(text) }),
+  };
 }

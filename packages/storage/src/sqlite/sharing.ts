@@ -6,16 +6,7 @@ import {
   type TeamRecordCopy,
   type TeamShare,
 } from '../backend.js';
-import type { WriteBatcher } from './batcher.js';
-import type { StatementCache } from './statements.js';
-
-/** What the sharing aggregate needs of the SQLite backend. */
-export interface SharingContext {
-  readonly statements: StatementCache;
-  /** Every write goes through the backend's batcher (one transaction per batch). */
-  readonly writes: WriteBatcher;
-  ensureOpen(): void;
-}
+import type { SqliteContext } from './context.js';
 
 interface OutboxRow {
   seq: number;
@@ -45,7 +36,7 @@ const toEntry = (row: OutboxRow): OutboxEntry => ({
  * Shared namespaces and the team outbox (migration 0008_team_outbox). The outbox is filled
  * by triggers on memory_records; this module shares, drains and reports it.
  */
-export function sqliteSharing(ctx: SharingContext): SharingStore {
+export function sqliteSharing(ctx: SqliteContext): SharingStore {
   const { statements, writes } = ctx;
   const prepare = (source: string) => statements.prepare(source);
 

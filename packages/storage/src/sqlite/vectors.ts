@@ -3,14 +3,21 @@ import type {
   MissingVectorsOptions,
   MissingVectorsPage,
   RecordVector,
+  StorageBackend,
   VectorCoverage,
   VectorSearchOptions,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type VectorHit, VectorIndex } from '../vectors/vector-index.js';
-import type { VectorCacheOptions } from './open.js';
+import type { SqliteContext } from './context.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
+
+/** Options of the in-memory vector cache behind `searchVectors`. */
+export interface VectorCacheOptions {
+  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
+  maxCachedVectors?: number;
+}
 
 interface Cached {
   index: VectorIndex;
@@ -180,4 +187,45 @@ export class SqliteVectors {
     ) as { records: number | null; withVector: number };
     return { records: Number(row.records ?? 0), withVector: Number(row.withVector) };
   }
+}
+
+export type VectorMethods = Pick<
+  StorageBackend,
+  'putVectors' | 'searchVectors' | 'recordsWithoutVector' | 'vectorCoverage' | 'deleteVectorsExcept'
+>;
+
+/** The vector methods of the backend: writes through the batcher, searches in memory. */
+export function sqliteVectors(
+  ctx: SqliteContext,
+  options: VectorCacheOptions | undefined,
+): VectorMethods {
+  const vectors = new SqliteVectors(ctx.sqlite, options);
+  const { writes } = ctx;
+  return {
+    async putVectors(modelId, list) {
+      ctx.ensureOpen();
+      if (list.length === 0) return 0;
+      return writes.enqueue(() => vectors.put(modelId, list));
+    },
+
+    async searchVectors(query) {
+      ctx.ensureOpen();
+      return vectors.search(query);
+    },
+
+    async recordsWithoutVector(query) {
+      ctx.ensureOpen();
+      return vectors.missing(query);
+    },
+
+    async vectorCoverage(modelId, namespace) {
+      ctx.ensureOpen();
+      return vectors.coverage(modelId, namespace);
+    },
+
+    async deleteVectorsExcept(modelId) {
+      ctx.ensureOpen();
+      return writes.enqueue(() => vectors.deleteExcept(modelId));
+    },
+  };
 }

@@ -6,53 +6,27 @@ import {
   skip,
   str,
 } from '../../hook.js';
-import { skipOwnTool, summaryBody, toolBody } from '../shared.js';
+import { hooksOf, namedFrame, noHookName } from '../shared.js';
 import type { CodexSessionStart, CodexStop, CodexUserPromptSubmit } from './payload.js';
 
 /** Codex CLI hooks: Claude Code's shape; Stop carries `last_assistant_message`. */
 export function mapCodex({ payload }: Pick<MapInput, 'payload'>): MapResult {
-  const name = str(payload['hook_event_name']);
-  if (!name) return skip('the payload has no hook_event_name', true);
-  const base = {
-    surface: 'codex' as const,
-    hook: name,
-    ...(str(payload['cwd']) ? { cwd: str(payload['cwd'])! } : {}),
-    ...(str(payload['session_id']) ? { sessionId: str(payload['session_id'])! } : {}),
-    startsSession: false,
-    retrieve: false,
-  };
-  const hook = (rest: Pick<HookEvent, 'kind' | 'body'> & Partial<HookEvent>): MapResult => ({
-    hook: { ...base, ...rest },
-  });
-  switch (name) {
+  const frame = namedFrame('codex', payload);
+  if (!frame) return noHookName();
+  const h = hooksOf(frame);
+  switch (frame.name) {
     case 'SessionStart':
-      return hook({
-        kind: 'note',
-        body: {
-          type: 'json',
-          data: { hook: name, source: str((payload as Loose<CodexSessionStart>).source) ?? null },
-        },
-        startsSession: true,
-      });
-    case 'UserPromptSubmit': {
-      const prompt = str((payload as Loose<CodexUserPromptSubmit>).prompt);
-      if (!prompt?.trim()) return skip('empty prompt');
-      return hook({ kind: 'prompt', body: { type: 'text', content: prompt }, retrieve: true });
-    }
+      return h.sessionStart({ source: str((payload as Loose<CodexSessionStart>).source) ?? null });
+    case 'UserPromptSubmit':
+      return h.prompt(str((payload as Loose<CodexUserPromptSubmit>).prompt));
     case 'PostToolUse':
-      return (
-        skipOwnTool(str(payload['tool_name'])) ??
-        hook({ kind: 'tool_use', body: toolBody(payload) })
-      );
+      return h.tool(payload);
     case 'Stop':
-      return hook({
-        kind: 'session_summary',
-        body: summaryBody(str((payload as Loose<CodexStop>).last_assistant_message)),
-      });
+      return h.turnEnd(str((payload as Loose<CodexStop>).last_assistant_message));
     case 'PreCompact':
-      return hook({ kind: 'session_summary', body: summaryBody(undefined) });
+      return h.turnEnd(undefined);
     default:
-      return skip(`hook ${name} is not recorded`);
+      return skip(`hook ${frame.name} is not recorded`);
   }
 }
 

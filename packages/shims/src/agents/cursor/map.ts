@@ -6,7 +6,7 @@ import {
   skip,
   str,
 } from '../../hook.js';
-import { isOwnMcpTool, skipOwnTool, summaryBody } from '../shared.js';
+import { hooksOf, isOwnMcpTool, noHookName, skipOwnTool } from '../shared.js';
 import type {
   CursorAfterAgentResponse,
   CursorAfterFileEdit,
@@ -27,40 +27,26 @@ const OWN_BARE =
  */
 export function mapCursor({ payload }: Pick<MapInput, 'payload'>): MapResult {
   const name = str(payload['hook_event_name']);
-  if (!name) return skip('the payload has no hook_event_name', true);
+  if (!name) return noHookName();
   const p = payload as Loose<CursorBase & { cwd: string }>;
   const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
-  const cwd = str(p.cwd) ?? str(roots[0]);
-  const session = str(p.conversation_id) ?? str(payload['session_id']);
-  const base = {
-    surface: 'cursor' as const,
-    hook: name,
-    ...(cwd ? { cwd } : {}),
-    ...(session ? { sessionId: session } : {}),
-    startsSession: false,
-    retrieve: false,
-  };
-  const hook = (rest: Pick<HookEvent, 'kind' | 'body'> & Partial<HookEvent>): MapResult => ({
-    hook: { ...base, ...rest },
+  const h = hooksOf({
+    surface: 'cursor',
+    name,
+    cwd: str(p.cwd) ?? str(roots[0]),
+    sessionId: str(p.conversation_id) ?? str(payload['session_id']),
   });
   const tool = (tool_name: string, tool_input: unknown, tool_response: unknown): MapResult =>
-    hook({
+    h.hook({
       kind: 'tool_use',
       body: { type: 'json', data: { tool_name, tool_input, tool_response } },
     });
   switch (name) {
     case 'sessionStart':
-      return hook({
-        kind: 'note',
-        body: { type: 'json', data: { hook: name } },
-        startsSession: true,
-      });
-    case 'beforeSubmitPrompt': {
-      const prompt = str((payload as Loose<CursorBeforeSubmitPrompt>).prompt);
-      if (!prompt?.trim()) return skip('empty prompt');
+      return h.sessionStart();
+    case 'beforeSubmitPrompt':
       // Cursor takes no context from this hook: memory reaches it through the MCP tools.
-      return hook({ kind: 'prompt', body: { type: 'text', content: prompt } });
-    }
+      return h.prompt(str((payload as Loose<CursorBeforeSubmitPrompt>).prompt), false);
     case 'afterShellExecution': {
       const s = payload as Loose<CursorAfterShellExecution>;
       return tool('Shell', { command: str(s.command) ?? null }, s.output ?? null);
@@ -82,10 +68,7 @@ export function mapCursor({ payload }: Pick<MapInput, 'payload'>): MapResult {
       return tool(toolName ?? 'mcp', parseJson(m.tool_input), parseJson(m.result_json));
     }
     case 'afterAgentResponse':
-      return hook({
-        kind: 'session_summary',
-        body: summaryBody(str((payload as Loose<CursorAfterAgentResponse>).text)),
-      });
+      return h.turnEnd(str((payload as Loose<CursorAfterAgentResponse>).text));
     default:
       return skip(`hook ${name} is not recorded`);
   }

@@ -1,0 +1,180 @@
+// Reads benchmark: how long POST /v1/events takes while the viewer reads a large database
+// (its health, projects and activity screens and /v1/stats, back to back), with those
+// reads on the event loop (`loop`, as before) and on the reader thread (`thread`, as the
+// daemon runs). The baseline is the same POSTs with no reads, in the same run. Prints the
+// median, p99 and worst POST latency. BENCH_MS sets each phase's length.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newEventId } from '@kiro-learn/schema';
+import { openSqliteStorage } from '@kiro-learn/storage';
+
+const PHASE_MS = Number(process.env['BENCH_MS'] ?? 5000);
+const SERVER = fileURLToPath(new URL('./reads-server.ts', import.meta.url));
+const PROJECTS = 20;
+const ns = (i: number) => `/actor/dev/project/service-${i % PROJECTS}/`;
+
+/** A database a long-time user has: 30,000 retrievals, 10,000 events of 8 KB, 20 projects. */
+async function prepare(path: string): Promise<void> {
+  const storage = await openSqliteStorage({ path });
+  const query = 'why does the stripe webhook signature check fail in staging? '.repeat(40);
+  const filler = 'npm test output line that goes on for a while; '.repeat(160);
+  for (let i = 0; i < 30; i++) {
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, j) =>
+        storage.logRetrieval({
+          namespace: ns(j),
+          query: `${i}-${j} ${query}`,
+          recordIds: ['01JDQ0000000000000000000AA'],
+          scores: [0.9],
+          latencyMs: 5 + (j % 40),
+          timedOut: false,
+          budgetCut: false,
+        }),
+      ),
+    );
+  }
+  for (let i = 0; i < 10; i++) {
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, j) =>
+        storage.putEvent(event(ns(j), `${i}-${j} ${filler}`), { pending: j % 4 === 0 }),
+      ),
+    );
+    await Promise.all(
+      Array.from({ length: 100 }, (_, j) =>
+        storage.logExtraction({
+          namespace: ns(j),
+          extractor: 'bench',
+          status: 'ok',
+          batchSize: 20,
+          records: 3,
+          attempts: 1,
+          durationMs: 900,
+          startedAt: new Date().toISOString(),
+        }),
+      ),
+    );
+  }
+  await storage.close();
+}
+
+function event(namespace: string, content: string) {
+  return {
+    event_id: newEventId(),
+    session_id: 'bench-session',
+    actor_id: 'dev',
+    namespace,
+    schema_version: 1 as const,
+    kind: 'tool_use' as const,
+    body: { type: 'text' as const, content },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'kiro-cli' as const, version: '1.2.0', client_id: 'bench' },
+  };
+}
+
+function call(port: number, method: string, path: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        agent: false,
+        headers: body ? { 'Content-Type': 'application/json' } : {},
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function startServer(mode: string, path: string) {
+  const child = spawn(process.execPath, [...process.execArgv, SERVER, mode, path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const VIEWER_READS = [
+  '/ui/api/health',
+  '/ui/api/projects',
+  '/ui/api/activity?limit=200',
+  '/v1/stats',
+];
+
+/** POSTs one event every 20 ms for PHASE_MS (and the viewer reads meanwhile, if asked). */
+async function phase(port: number, withReads: boolean) {
+  const end = performance.now() + PHASE_MS;
+  let reads = 0;
+  let failed = 0;
+  const reader = (async () => {
+    while (withReads && performance.now() < end) {
+      for (const path of VIEWER_READS) if ((await call(port, 'GET', path)) !== 200) failed++;
+      reads += VIEWER_READS.length;
+    }
+  })();
+  const latencies: number[] = [];
+  while (performance.now() < end) {
+    const started = performance.now();
+    const body = JSON.stringify(event(ns(0), 'ran the tests'));
+    if ((await call(port, 'POST', '/v1/events?hook=1', body)) !== 200) failed++;
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await reader;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    posts: latencies.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: latencies.at(-1) ?? 0,
+    reads,
+    failed,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kl-bench-reads-'));
+const path = join(dir, 'kiro-learn.db');
+try {
+  await prepare(path);
+  console.log(
+    `reads benchmark: ${PHASE_MS} ms per phase, Node ${process.version}; viewer reads: ${VIEWER_READS.join(' ')}`,
+  );
+  console.log(
+    ' reads    phase              posts   p50 ms   p99 ms   max ms  viewer reads  failed',
+  );
+  const fmt = (n: number) => n.toFixed(2).padStart(9);
+  for (const mode of ['thread', 'loop']) {
+    const server = await startServer(mode, path);
+    for (const withReads of [false, true]) {
+      const r = await phase(server.port, withReads);
+      const label = withReads ? 'while viewer reads' : 'baseline (no reads)';
+      console.log(
+        ` ${mode.padEnd(8)} ${label.padEnd(19)}${String(r.posts).padStart(6)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.max)}${String(r.reads).padStart(14)}${String(r.failed).padStart(8)}`,
+      );
+    }
+    await server.stop();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,120 @@
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { StorageBackend, StoredEvent } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { type SqliteContext, scanCursor } from './context.js';
+import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import { recordFromRow } from './rows.js';
+import type { RecordRow } from './tables.js';
+
+export type DataMethods = Pick<
+  StorageBackend,
+  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
+>;
+
+export interface SqliteDataSettings {
+  /** How long erasing waits for other connections (the busy timeout), in ms. */
+  busyTimeoutMs: number;
+  /** Runs after a forget deleted rows (search drops its cached term counts). */
+  afterForget(): void;
+}
+
+/** Your data: forget and prune (with their traces erased), scans for export, backups. */
+export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): DataMethods {
+  const { sqlite, writes, path } = ctx;
+
+  async function erase(records: boolean): Promise<void> {
+    if (path === ':memory:') return;
+    if (!(await eraseTraces(sqlite, records, settings.busyTimeoutMs))) {
+      throw new StorageError(
+        'io',
+        'the data is deleted, but the write-ahead log could not be truncated within a minute (another process holds the database open?): its old pages go at the next checkpoint; run the command again to retry now',
+      );
+    }
+  }
+
+  return {
+    async countForget(scope) {
+      ctx.ensureOpen();
+      return countScope(sqlite, scope);
+    },
+
+    async forget(scope) {
+      ctx.ensureOpen();
+      const counts = await writes.enqueue(() => deleteScope(sqlite, scope));
+      settings.afterForget();
+      await erase(counts.records > 0);
+      return counts;
+    },
+
+    async pruneEvents(policy) {
+      ctx.ensureOpen();
+      if (policy.dryRun) return countPrune(sqlite, policy);
+      const counts = await writes.enqueue(() => deletePrune(sqlite, policy));
+      if (counts.events > 0) await erase(false);
+      return counts;
+    },
+
+    async scanEvents(query) {
+      ctx.ensureOpen();
+      const after = scanCursor(query.cursor);
+      const rows = sqlite
+        .prepare(
+          `SELECT seq, received_at, json FROM events WHERE seq > ?${query.namespace === undefined ? '' : ' AND namespace = ?'}
+         ORDER BY seq LIMIT ?`,
+        )
+        .all(
+          ...[after, ...(query.namespace === undefined ? [] : [query.namespace]), query.limit],
+        ) as Array<{ seq: number; received_at: string; json: string }>;
+      const last = rows.at(-1);
+      return {
+        items: rows.map((row): StoredEvent => ({ json: row.json, receivedAt: row.received_at })),
+        ...(rows.length === query.limit && last ? { nextCursor: String(last.seq) } : {}),
+      };
+    },
+
+    async scanRecords(query) {
+      ctx.ensureOpen();
+      const after = scanCursor(query.cursor);
+      const rows = sqlite
+        .prepare(
+          `SELECT * FROM memory_records WHERE rid > ?${query.namespace === undefined ? '' : ' AND namespace = ?'}
+         ORDER BY rid LIMIT ?`,
+        )
+        .all(
+          ...[after, ...(query.namespace === undefined ? [] : [query.namespace]), query.limit],
+        ) as RecordRow[];
+      const last = rows.at(-1);
+      return {
+        items: rows.map(recordFromRow),
+        ...(rows.length === query.limit && last ? { nextCursor: String(last.rid) } : {}),
+      };
+    },
+
+    async backup(target) {
+      ctx.ensureOpen();
+      if (path === ':memory:') {
+        throw new StorageError('unsupported', 'an in-memory database has no file to back up');
+      }
+      const file = resolve(target);
+      const dir = dirname(file);
+      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Into a temporary name first: a crash mid-copy never leaves a half backup behind
+      // under the real name. SQLite's online backup copies a few pages per step and starts
+      // over if another connection writes meanwhile; this connection's writes it follows.
+      const partial = `${file}.partial`;
+      rmSync(partial, { force: true });
+      try {
+        await sqlite.backup(partial, { progress: () => 1000 });
+        chmodSync(partial, 0o600);
+        renameSync(partial, file);
+      } catch (error) {
+        rmSync(partial, { force: true });
+        throw new StorageError('io', `cannot write the backup ${file}: ${String(error)}`, {
+          cause: error,
+        });
+      }
+      return { bytes: statSync(file).size };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Event } from '@kiro-learn/schema';
+import type { StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { byteLength, now, type SqliteContext } from './context.js';
+
+export type EventMethods = Pick<
+  StorageBackend,
+  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
+>;
+
+/** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
+export function sqliteEvents(ctx: SqliteContext): EventMethods {
+  const { db, w, writes } = ctx;
+
+  async function getEventJson(eventId: string): Promise<string | undefined> {
+    ctx.ensureOpen();
+    const row = await db
+      .selectFrom('events')
+      .select('json')
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+    return row?.json;
+  }
+
+  return {
+    async putEvent(event, options = {}) {
+      ctx.ensureOpen();
+      const json = JSON.stringify(event);
+      const receivedAt = options.receivedAt ?? now();
+      const bytes = byteLength(json);
+      // The event and (when asked) its pending entry commit in the same transaction; a
+      // duplicate event_id inserts neither.
+      return writes.enqueue(() => {
+        const inserted = w.insertEvent.get(
+          event.event_id,
+          event.namespace,
+          event.session_id,
+          event.kind,
+          event.valid_time,
+          receivedAt,
+          bytes,
+          json,
+        ) as { seq: number } | undefined;
+        if (!inserted) return { stored: false };
+        if (options.pending) {
+          w.insertPending.run(event.namespace, event.event_id, inserted.seq, bytes, receivedAt);
+        }
+        return { stored: true };
+      });
+    },
+
+    async getEvent(eventId) {
+      const json = await getEventJson(eventId);
+      return json === undefined ? undefined : (JSON.parse(json) as Event);
+    },
+
+    getEventJson,
+
+    async getEvents(eventIds) {
+      ctx.ensureOpen();
+      if (eventIds.length === 0) return [];
+      const byId = new Map<string, Event>();
+      // In chunks: SQLite bounds the number of bound parameters.
+      for (let i = 0; i < eventIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('events')
+          .select(['event_id', 'json'])
+          .where('event_id', 'in', eventIds.slice(i, i + 500))
+          .execute();
+        for (const row of rows) byId.set(row.event_id, JSON.parse(row.json) as Event);
+      }
+      return eventIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async listEvents(query) {
+      ctx.ensureOpen();
+      let q = db.selectFrom('events').select(['seq', 'json']);
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+      if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
+      if (query.cursor !== undefined) {
+        if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+        q = q.where('seq', '<', Number(query.cursor));
+      }
+      const rows = await q
+        .orderBy('seq', 'desc')
+        .limit(query.limit + 1)
+        .execute();
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((row) => JSON.parse(row.json) as Event),
+        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { ExtractionLogEntry, StorageBackend } from '../backend.js';
+import { now, type SqliteContext } from './context.js';
+
+export type LogMethods = Pick<
+  StorageBackend,
+  'logRetrieval' | 'listRetrievals' | 'logExtraction' | 'listExtractions'
+>;
+
+/** Retrieval and extraction logs (the viewer and /metrics read them), newest first. */
+export function sqliteLogs(ctx: SqliteContext): LogMethods {
+  const { db, w, writes } = ctx;
+  return {
+    async logRetrieval(entry) {
+      ctx.ensureOpen();
+      const row = {
+        namespace: entry.namespace,
+        session_id: entry.sessionId ?? null,
+        event_id: entry.eventId ?? null,
+        query: entry.query.slice(0, 4096),
+        record_ids: JSON.stringify(entry.recordIds),
+        scores: JSON.stringify(entry.scores),
+        latency_ms: entry.latencyMs,
+        timed_out: entry.timedOut ? 1 : 0,
+        budget_cut: entry.budgetCut ? 1 : 0,
+        error: entry.error ?? null,
+        created_at: now(),
+      };
+      await writes.enqueue(() => w.insertRetrieval.run(row));
+    },
+
+    async listRetrievals(query) {
+      ctx.ensureOpen();
+      let q = db.selectFrom('retrieval_log').selectAll();
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+      if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
+      const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+      return rows.map((row) => ({
+        id: row.id!,
+        namespace: row.namespace,
+        ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+        ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+        query: row.query,
+        recordIds: JSON.parse(row.record_ids) as string[],
+        scores: JSON.parse(row.scores) as number[],
+        latencyMs: row.latency_ms,
+        timedOut: row.timed_out === 1,
+        budgetCut: row.budget_cut === 1,
+        ...(row.error !== null ? { error: row.error } : {}),
+        createdAt: row.created_at,
+      }));
+    },
+
+    async logExtraction(entry) {
+      ctx.ensureOpen();
+      const row = {
+        namespace: entry.namespace,
+        extractor: entry.extractor,
+        status: entry.status,
+        batch_size: entry.batchSize,
+        records: entry.records,
+        attempts: entry.attempts,
+        duration_ms: entry.durationMs,
+        error: entry.error ?? null,
+        started_at: entry.startedAt,
+      };
+      await writes.enqueue(() => w.insertExtraction.run(row));
+    },
+
+    async listExtractions(query) {
+      ctx.ensureOpen();
+      let q = db.selectFrom('extraction_log').selectAll();
+      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+      if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
+      const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+      return rows.map((row) => ({
+        id: row.id!,
+        namespace: row.namespace,
+        extractor: row.extractor,
+        status: row.status as ExtractionLogEntry['status'],
+        batchSize: row.batch_size,
+        records: row.records,
+        attempts: row.attempts,
+        durationMs: row.duration_ms,
+        ...(row.error !== null ? { error: row.error } : {}),
+        startedAt: row.started_at,
+      }));
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Member, StorageBackend } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { now, type SqliteContext } from './context.js';
+
+export type MemberMethods = Pick<
+  StorageBackend,
+  'addMember' | 'listMembers' | 'removeMember' | 'findMember'
+>;
+
+/** Members of a team memory server: named bearer tokens, stored hashed. */
+export function sqliteMembers(ctx: SqliteContext): MemberMethods {
+  const { db, statements, writes } = ctx;
+  return {
+    async addMember(member) {
+      ctx.ensureOpen();
+      const added: Member = { name: member.name, role: member.role, createdAt: now() };
+      return writes.enqueue(() => {
+        const taken = statements
+          .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
+          .get(member.name, member.tokenHash);
+        if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
+        statements
+          .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
+          .run(added.name, added.role, member.tokenHash, added.createdAt);
+        return added;
+      });
+    },
+
+    async listMembers() {
+      ctx.ensureOpen();
+      const rows = await db
+        .selectFrom('members')
+        .select(['name', 'role', 'created_at'])
+        .orderBy('name')
+        .execute();
+      return rows.map((row) => ({
+        name: row.name,
+        role: row.role as Member['role'],
+        createdAt: row.created_at,
+      }));
+    },
+
+    async removeMember(name) {
+      ctx.ensureOpen();
+      return writes.enqueue(
+        () => statements.prepare('DELETE FROM members WHERE name = ?').run(name).changes > 0,
+      );
+    },
+
+    async findMember(tokenHash) {
+      ctx.ensureOpen();
+      const row = await db
+        .selectFrom('members')
+        .select(['name', 'role', 'created_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row && { name: row.name, role: row.role as Member['role'], createdAt: row.created_at };
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { StorageError, type StorageErrorCode } from '../errors.js';
+import type { StorageReader, StorageReads } from '../reads.js';
+import type { ReadReply, ReadRequest, ReadWorkerData } from './read-worker.js';
+
+/** Options of `openSqliteReader`. */
+export interface SqliteReaderOptions {
+  /** The database file (opened and migrated by openSqliteStorage first). */
+  path: string;
+  /** How long a read waits for a lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+interface Call {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * StorageReads from a worker thread with a read-only connection of its own. better-sqlite3
+ * runs every query synchronously, so on the collector's connection a read that scans, or
+ * waits for a cold disk, stops the event loop: ingest, hooks and prompts all wait for it.
+ * Here they do not. The worker starts with the first read and answers reads one at a time;
+ * each sees everything committed before it began. Should the worker die, its reads reject
+ * and the next read starts a new one.
+ */
+export function openSqliteReader(options: SqliteReaderOptions): StorageReader {
+  return new SqliteReader(resolve(options.path), options.busyTimeoutMs);
+}
+
+/**
+ * The compiled worker. Under the TypeScript sources (tests, `@kiro-learn/source`) it still
+ * runs from dist/, because Node cannot resolve the sources' `.js` imports.
+ */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts')
+    ? new URL('../../dist/sqlite/read-worker.js', here)
+    : new URL('./read-worker.js', here);
+  if (!existsSync(url)) {
+    throw new StorageError('io', `${url.pathname} is missing: build @kiro-learn/storage`);
+  }
+  return url;
+}
+
+class SqliteReader implements StorageReader {
+  readonly #path: string;
+  readonly #busyTimeoutMs: number | undefined;
+  readonly #calls = new Map<number, Call>();
+  #nextId = 1;
+  #worker: Promise<Worker> | undefined;
+  #closed = false;
+
+  constructor(path: string, busyTimeoutMs: number | undefined) {
+    this.#path = path;
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
+  getEvent(...args: Parameters<StorageReads['getEvent']>) {
+    return this.#call('getEvent', args) as ReturnType<StorageReads['getEvent']>;
+  }
+  getEventJson(...args: Parameters<StorageReads['getEventJson']>) {
+    return this.#call('getEventJson', args) as ReturnType<StorageReads['getEventJson']>;
+  }
+  getEvents(...args: Parameters<StorageReads['getEvents']>) {
+    return this.#call('getEvents', args) as ReturnType<StorageReads['getEvents']>;
+  }
+  listEvents(...args: Parameters<StorageReads['listEvents']>) {
+    return this.#call('listEvents', args) as ReturnType<StorageReads['listEvents']>;
+  }
+  getRecord(...args: Parameters<StorageReads['getRecord']>) {
+    return this.#call('getRecord', args) as ReturnType<StorageReads['getRecord']>;
+  }
+  getRecords(...args: Parameters<StorageReads['getRecords']>) {
+    return this.#call('getRecords', args) as ReturnType<StorageReads['getRecords']>;
+  }
+  listRecords(...args: Parameters<StorageReads['listRecords']>) {
+    return this.#call('listRecords', args) as ReturnType<StorageReads['listRecords']>;
+  }
+  listPending(...args: Parameters<StorageReads['listPending']>) {
+    return this.#call('listPending', args) as ReturnType<StorageReads['listPending']>;
+  }
+  pendingSummary() {
+    return this.#call('pendingSummary', []) as ReturnType<StorageReads['pendingSummary']>;
+  }
+  listRetrievals(...args: Parameters<StorageReads['listRetrievals']>) {
+    return this.#call('listRetrievals', args) as ReturnType<StorageReads['listRetrievals']>;
+  }
+  listExtractions(...args: Parameters<StorageReads['listExtractions']>) {
+    return this.#call('listExtractions', args) as ReturnType<StorageReads['listExtractions']>;
+  }
+  stats(...args: Parameters<StorageReads['stats']>) {
+    return this.#call('stats', args) as ReturnType<StorageReads['stats']>;
+  }
+  sizeBytes() {
+    return this.#call('sizeBytes', []) as ReturnType<StorageReads['sizeBytes']>;
+  }
+
+  async #call(method: ReadRequest['method'], args: unknown[]): Promise<unknown> {
+    if (this.#closed) throw new StorageError('closed', 'the storage reader is closed');
+    this.#worker ??= this.#start();
+    const worker = await this.#worker;
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#calls.set(id, { resolve, reject });
+      worker.ref(); // a read in flight keeps the process alive, an idle worker does not
+      worker.postMessage({ id, method, args } satisfies ReadRequest);
+    });
+  }
+
+  #start(): Promise<Worker> {
+    const data: ReadWorkerData = {
+      path: this.#path,
+      ...(this.#busyTimeoutMs !== undefined ? { busyTimeoutMs: this.#busyTimeoutMs } : {}),
+    };
+    const worker = new Worker(workerUrl(), { workerData: data });
+    const started = new Promise<Worker>((resolve, reject) => {
+      worker.on('message', (reply: ReadReply) => {
+        if ('ready' in reply) {
+          if (this.#calls.size === 0) worker.unref();
+          resolve(worker);
+          return;
+        }
+        if ('failed' in reply) {
+          reject(errorOf(reply.failed));
+          void worker.terminate();
+          return;
+        }
+        const call = this.#calls.get(reply.id);
+        if (!call) return;
+        this.#calls.delete(reply.id);
+        if (this.#calls.size === 0) worker.unref();
+        if ('error' in reply) call.reject(errorOf(reply.error));
+        else call.resolve(reply.value);
+      });
+      worker.on('error', () => {}); // reported through 'exit'
+      worker.once('exit', (code) => {
+        const gone = new StorageError('io', `the storage reader's worker stopped (exit ${code})`);
+        reject(gone);
+        for (const call of this.#calls.values()) call.reject(gone);
+        this.#calls.clear();
+        if (this.#worker === started) this.#worker = undefined;
+      });
+    });
+    started.catch(() => {
+      if (this.#worker === started) this.#worker = undefined;
+    });
+    return started;
+  }
+
+  /**
+   * Stops the worker; reads in flight reject. A query already running in SQLite finishes
+   * first (it cannot be interrupted), so this waits for it at most `graceMs`.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    this.#closed = true;
+    const worker = await this.#worker?.catch(() => undefined);
+    this.#worker = undefined;
+    if (!worker) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      worker.terminate(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
+function errorOf(error: { message: string; code?: string }): Error {
+  return error.code !== undefined
+    ? new StorageError(error.code as StorageErrorCode, error.message)
+    : new Error(error.message);
+}

@@ -1,0 +1,188 @@
+import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
+import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
+import type { SqliteContext } from './context.js';
+import { namespaceToken, recordFromRow } from './rows.js';
+import type { RecordRow } from './tables.js';
+
+export type SearchMethods = Pick<StorageBackend, 'searchRecords'>;
+
+/**
+ * Document frequencies of index terms, with the index size they were counted at. Shared
+ * with the composition, which clears it after a forget (counts may have dropped a lot).
+ */
+export type TermCounts = Map<string, { df: number; atTotal: number }>;
+
+export interface SqliteSearchSettings {
+  weights: ColumnWeights;
+  plan: Omit<QueryPlanOptions, 'totalDocs'>;
+  maxPostings: number;
+  termCounts: TermCounts;
+}
+
+/**
+ * Creates the scratch index that turns prompt words into index terms with the same
+ * tokenizer as the records' index (per connection: `temp`).
+ */
+export function createQueryTermTables(sqlite: Database.Database): void {
+  sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms USING fts5(
+      word, tokenize='porter unicode61 remove_diacritics 2')`);
+  sqlite.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms_vocab USING fts5vocab(temp, query_terms, 'instance')",
+  );
+}
+
+/**
+ * FTS5 search: the prompt reduced to its rarest indexed terms (planQuery, with document
+ * frequencies counted cheaply and cached) before it reaches the index, BM25 with column
+ * weights, exact namespace equality, and a LIKE scan when FTS5 rejects the query (hostile
+ * input is never an error).
+ */
+export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings): SearchMethods {
+  const { db, sqlite, statements } = ctx;
+  const { termCounts, maxPostings } = settings;
+  let dfStatement: Database.Statement | undefined;
+
+  /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
+  function termStats(words: readonly string[], totalDocs: number): TermStat[] {
+    const insert = statements.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+    const stats: TermStat[] = [];
+    const load = sqlite.transaction(() => {
+      for (const [i, word] of words.entries()) insert.run(i + 1, word);
+      const instances = statements
+        .prepare('SELECT term, doc FROM temp.query_terms_vocab')
+        .all() as Array<{ term: string; doc: number }>;
+      sqlite.exec('DELETE FROM temp.query_terms');
+      return instances;
+    });
+    const instances = load() as Array<{ term: string; doc: number }>;
+    const seen = new Set<string>();
+    for (const { term, doc } of instances) {
+      const word = words[doc - 1];
+      if (word === undefined || seen.has(term)) continue;
+      seen.add(term);
+      stats.push({ word, term, df: documentFrequency(word, term, totalDocs) });
+    }
+    return stats;
+  }
+
+  /**
+   * How many records contain `word`, counted only up to the postings budget + 1: a word
+   * past the budget can never be searched for, and counting a common word exactly (as
+   * fts5vocab does, by reading its whole doclist) costs up to 100 ms in a large index.
+   * Prompts repeat words, so counts are cached until the index changes size by 5 %.
+   */
+  function documentFrequency(word: string, term: string, totalDocs: number): number {
+    const cached = termCounts.get(term);
+    if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) return cached.df;
+    dfStatement ??= statements
+      .prepare('SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)')
+      .pluck();
+    let df = 0;
+    try {
+      df = Number(dfStatement.get(quoteTerm(word), maxPostings + 1));
+    } catch {
+      // a word FTS5 cannot parse is simply not searched for
+    }
+    if (termCounts.size >= 50_000) termCounts.clear();
+    termCounts.set(term, { df, atTotal: totalDocs });
+    return df;
+  }
+
+  async function ftsSearch(
+    match: string,
+    words: string[],
+    query: SearchOptions,
+  ): Promise<SearchHit[]> {
+    const w = { ...settings.weights, ...query.weights };
+    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files}, 0)`;
+    // Query terms may only hit content columns; the namespace token only its own column.
+    const content = `{title summary facts concepts files} : (${match})`;
+    const scoped =
+      query.namespace === undefined
+        ? content
+        : `ns_token : ${quoteTerm(namespaceToken(query.namespace))} AND ${content}`;
+    const filtered = query.observationType !== undefined || query.file !== undefined;
+    // Without extra filters, rank inside FTS5 and join only the top hits to their rows.
+    const { rows } = filtered
+      ? await sql<RecordRow & { score: number }>`
+          SELECT r.*, ${rank} AS score FROM memory_fts JOIN memory_records r ON r.rid = memory_fts.rowid
+          WHERE memory_fts MATCH ${scoped} ${filters(query)}
+          ORDER BY score, r.record_id DESC LIMIT ${query.limit}`.execute(db)
+      : await sql<RecordRow & { score: number }>`
+          SELECT r.*, f.score FROM (
+            SELECT rowid, ${rank} AS score FROM memory_fts WHERE memory_fts MATCH ${scoped}
+            ORDER BY score LIMIT ${query.limit * 2 + 10}
+          ) f JOIN memory_records r ON r.rid = f.rowid
+          WHERE 1 ${filters(query)}
+          ORDER BY f.score, r.record_id DESC LIMIT ${query.limit}`.execute(db);
+    return rows.map(({ score, ...row }) => ({
+      record: recordFromRow(row),
+      score: -score,
+      terms: words,
+      via: 'fts' as const,
+    }));
+  }
+
+  async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
+    const columns = ['title', 'summary', 'facts', 'concepts', 'files'];
+    const matched = words.map(
+      (word) =>
+        sql`(${sql.join(
+          columns.map((c) => sql`${sql.ref(`r.${c}`)} LIKE ${`%${escapeLike(word)}%`} ESCAPE '\\'`),
+          sql` OR `,
+        )})`,
+    );
+    const score = sql`(${sql.join(matched, sql` + `)})`;
+    const { rows } = await sql<RecordRow & { score: number }>`
+      SELECT * FROM (SELECT r.*, ${score} AS score FROM memory_records r WHERE 1 ${filters(query)})
+      WHERE score > 0 ORDER BY score DESC, created_at DESC LIMIT ${query.limit}`.execute(db);
+    return rows.map(({ score: s, ...row }) => ({
+      record: recordFromRow(row),
+      score: Number(s),
+      terms: words,
+      via: 'like' as const,
+    }));
+  }
+
+  return {
+    async searchRecords(query) {
+      ctx.ensureOpen();
+      const words = tokenize(query.query);
+      if (words.length === 0 || query.limit <= 0) return [];
+      const totalDocs = Number(
+        (
+          await db
+            .selectFrom('namespace_counts')
+            .select((eb) => eb.fn.sum<number>('memories').as('n'))
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+      const stats = termStats(words, totalDocs);
+      const plan = planQuery(stats, { ...settings.plan, totalDocs });
+      if (plan.match === '') return [];
+      try {
+        return await ftsSearch(plan.match, plan.words, query);
+      } catch {
+        return likeSearch(plan.words, query);
+      }
+    },
+  };
+}
+
+/** Namespace (exact equality), type and file filters, as `AND …` over `memory_records r`. */
+function filters(query: SearchOptions) {
+  const parts = [];
+  if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
+  if (query.observationType !== undefined)
+    parts.push(sql`AND r.observation_type = ${query.observationType}`);
+  if (query.file !== undefined) {
+    const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
+    parts.push(
+      sql`AND EXISTS (SELECT 1 FROM json_each(r.files) WHERE value = ${query.file} OR value LIKE ${suffix} ESCAPE '\\')`,
+    );
+  }
+  return sql.join(parts, sql` `);
+}
