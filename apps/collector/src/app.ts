@@ -26,6 +26,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { sharingRoutes } from './routes/sharing.js';
 import { streamRoutes } from './routes/stream.js';
+import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
@@ -269,6 +270,11 @@ export function createCollector(options: CollectorOptions): Collector {
   app.route('/v1/events', eventRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
+  // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
+  app.route(
+    '/v1/team',
+    teamRoutes(ctx, (q) => retriever.search(q)),
+  );
   app.route('/v1', dataRoutes(ctx));
   app.route('/v1/sharing', sharingRoutes(team));
   if (options.ui) app.route('/ui', options.ui);

@@ -1,10 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { buildNamespace, type Event, type MemoryRecord, parseNamespace } from '@kiro-learn/schema';
+import {
+  buildNamespace,
+  type Event,
+  type MemoryRecord,
+  parseNamespace,
+  TEAM_NAME_PATTERN,
+} from '@kiro-learn/schema';
 import type { Member } from '@kiro-learn/storage';
 import type { Context } from 'hono';
 
-/** A member name: it becomes the actor in namespaces, so namespace-safe characters only. */
-export const MEMBER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/**
+ * A member name: it becomes the actor in namespaces, so namespace-safe characters only,
+ * and never `:`, the mark of a team's namespaces (`/actor/team:<team>/…`), so no member's
+ * namespace can be a team's.
+ */
+export const MEMBER_NAME = TEAM_NAME_PATTERN;
+
+/** A team name: the same characters as a member's. */
+export const TEAM_NAME = TEAM_NAME_PATTERN;
 
 /** A new member token: `klm_` and 32 random bytes, base64url (shown once, stored hashed). */
 export function newMemberToken(): string {

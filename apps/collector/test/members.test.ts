@@ -44,9 +44,10 @@ afterAll(async () => {
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('team members', () => {
-  it('add-member prints a token once; the member writes as themselves; remove revokes at once', async () => {
+  it('add-member prints a token once; list shows team and role; the token reaches the team routes only; remove revokes at once', async () => {
     const added = await kiro(['team', 'add-member', 'alice'], env);
     expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/Added alice to team default \(member\)/);
     const token = added.stdout.trim().split('\n').at(-1)!;
     expect(token).toMatch(/^klm_[A-Za-z0-9_-]{43}$/);
     expect((await kiro(['team', 'add-member', 'alice'], env)).stderr).toMatch(
@@ -55,34 +56,44 @@ describe('team members', () => {
     const bad = await kiro(['team', 'add-member', 'no spaces'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/a member name is 1-64 letters/);
-    expect(await kiro(['team', 'add-member', 'root', '--admin'], env)).toMatchObject({ code: 0 });
+    // `:` marks a team's namespaces (/actor/team:<team>/…): never in a member's name.
+    expect((await kiro(['team', 'add-member', 'team:core'], env)).code).toBe(2);
+    const badTeam = await kiro(['team', 'add-member', 'zed', '--team', 'a b'], env);
+    expect(badTeam.code).toBe(2);
+    expect(badTeam.stderr).toMatch(/a team name is 1-64 letters/);
+    expect(
+      await kiro(['team', 'add-member', 'root', '--team', 'platform', '--admin'], env),
+    ).toMatchObject({ code: 0, stdout: expect.stringMatching(/to team platform \(admin\)/) });
 
     const listed = await kiro(['team', 'list', '--json'], env);
     expect(
-      JSON.parse(listed.stdout).map((m: { name: string; role: string }) => [m.name, m.role]),
+      JSON.parse(listed.stdout).map((m: { name: string; team: string; role: string }) => [
+        m.name,
+        m.team,
+        m.role,
+      ]),
     ).toEqual([
-      ['alice', 'member'],
-      ['root', 'admin'],
+      ['alice', 'default', 'member'],
+      ['root', 'platform', 'admin'],
     ]);
+    const table = (await kiro(['team', 'list'], env)).stdout.split('\n');
+    expect(table[0]).toMatch(/^name\s+team\s+role\s+added$/);
+    expect(table[2]).toMatch(/^root\s+platform\s+admin\s+\d{4}-/);
     // Only the hash is stored.
     const db = readFileSync(join(home, 'kiro-learn.db')).toString('latin1');
     expect(db).not.toContain(token);
 
-    // What alice writes is hers, whatever the request claims.
-    const claimed = buildNamespace('mallory', 'payments-api');
-    const event = makeEvent({ actor_id: 'mallory', namespace: claimed });
-    const stored = await send(port, 'POST', '/v1/events', { body: event, headers: bearer(token) });
-    expect(stored.status).toBe(200);
-    const saved = (
-      await send(port, 'GET', `/v1/events/${event.event_id}`, { headers: bearer(token) })
-    ).json;
-    expect(saved).toMatchObject({
-      actor_id: 'alice',
-      namespace: buildNamespace('alice', 'payments-api'),
-    });
+    // A member shares through the team routes; the rest of the API is the server's.
+    expect(
+      (await send(port, 'GET', '/v1/team/whoami', { headers: bearer(token) })).json,
+    ).toMatchObject({ team: 'default', member: 'alice', role: 'member' });
+    const event = makeEvent({ actor_id: 'mallory', namespace: buildNamespace('mallory', 'p') });
+    const refused = await send(port, 'POST', '/v1/events', { body: event, headers: bearer(token) });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatch(/team routes only/);
     const record = {
       record_id: newRecordId(),
-      namespace: claimed,
+      namespace: buildNamespace('alice', 'payments-api'),
       strategy: 'mcp_observation',
       title: 'Stripe webhooks need the raw body',
       summary: 'express.json() broke signature verification.',
@@ -95,11 +106,7 @@ describe('team members', () => {
     };
     expect(
       (await send(port, 'POST', '/v1/memories', { body: record, headers: bearer(token) })).status,
-    ).toBe(200);
-    const kept = (
-      await send(port, 'GET', `/v1/memories/${record.record_id}`, { headers: bearer(token) })
-    ).json;
-    expect(kept.namespace).toBe(buildNamespace('alice', 'payments-api'));
+    ).toBe(403);
 
     // The server's own token still writes as the request says; no token, or another, is refused.
     const asAdmin = makeEvent({ actor_id: 'dev', namespace: buildNamespace('dev', 'p') });
@@ -116,7 +123,9 @@ describe('team members', () => {
     expect((await kiro(['team', 'remove', 'alice'], env)).stdout).toMatch(
       /Removed alice: their token no longer works/,
     );
-    expect((await send(port, 'GET', '/v1/stats', { headers: bearer(token) })).status).toBe(401);
+    expect((await send(port, 'GET', '/v1/team/whoami', { headers: bearer(token) })).status).toBe(
+      401,
+    );
     expect((await kiro(['team', 'remove', 'alice'], env)).code).toBe(1);
   });
 });

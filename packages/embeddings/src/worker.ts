@@ -3,6 +3,8 @@
  * run (up to ~60 ms for a long record) never blocks the collector's event loop.
  * Protocol: `init` → `ready` | `failed`; `embed` → `vectors` | `error`.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Engine, loadEngine, type RuntimePreference } from './engines.js';
 import { EmbeddingError } from './errors.js';
@@ -36,6 +38,7 @@ if (port) {
     engine = await loadEngine(files, init.runtime);
     // One embedding tells the dimension and warms the runtime up.
     const probe = await engine.embedOne('kiro-learn');
+    collectLoadGarbage();
     const reply: WorkerReply = {
       type: 'ready',
       modelId: files.modelId,
@@ -72,4 +75,21 @@ if (port) {
       port.postMessage(reply);
     }
   });
+}
+
+/**
+ * One full collection once the model is loaded. Loading leaves ~150 MB of garbage (the
+ * weights file and the graph built from it, handed to the runtime by copy); an idle worker
+ * allocates too little afterwards for V8 ever to collect it, so the collector would carry
+ * it for as long as it runs. `gc` is exposed to one throwaway context only.
+ */
+function collectLoadGarbage(): void {
+  try {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  } catch {
+    // Not fatal: the memory is only held longer.
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
 }

@@ -112,4 +112,25 @@ export {
   scrubText,
   scrubValue,
 } from './scrub.js';
+export {
+  ProjectIdSchema,
+  TEAM_ACTOR_PREFIX,
+  TEAM_NAME_PATTERN,
+  type TeamPushBody,
+  TeamPushBodySchema,
+  type TeamPushResponse,
+  TeamPushResponseSchema,
+  type TeamRecentQuery,
+  TeamRecentQuerySchema,
+  type TeamRecentResponse,
+  TeamRecentResponseSchema,
+  type TeamSearchQuery,
+  TeamSearchQuerySchema,
+  type TeamSearchResponse,
+  TeamSearchResponseSchema,
+  type TeamWhoamiResponse,
+  TeamWhoamiResponseSchema,
+  teamNamespace,
+  teamOfNamespace,
+} from './team.js';
 export { utf8Length } from './utf8.js';

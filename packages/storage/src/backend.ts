@@ -127,12 +127,28 @@ export interface StorageBackend {
    * is never stored. StorageError `conflict` when the name or the token is taken.
    */
   addMember(member: NewMember): Promise<Member>;
-  /** Every member, by name. */
+  /** Every member, by team, then name. */
   listMembers(): Promise<Member[]>;
   /** Removes a member (their token stops working at once). False when there was none. */
   removeMember(name: string): Promise<boolean>;
   /** The member whose token hashes to `tokenHash`, or undefined. */
   findMember(tokenHash: string): Promise<Member | undefined>;
+
+  // ---- team records (what members share through a team server) ----
+  /**
+   * Stores a record a member pushed, in its team, as the next revision: atomic, so the
+   * author and revision rules hold under concurrent pushes. The record itself is an
+   * ordinary memory record (search, vectors, forget and export see it); this adds its team,
+   * author and revision. Decided in this order: `conflict` when the id is a record outside
+   * the team (another team's, or not shared at all); `forbidden` when another member
+   * authored it and the pusher is no admin; `stale` when the stored revision is at least
+   * this one (nothing changes); else `stored`. The author stays the first pusher.
+   */
+  putTeamRecord(write: TeamRecordWrite): Promise<TeamWriteOutcome>;
+  /** Deletes a team's record: `missing` when it is not one of the team's records. */
+  deleteTeamRecord(request: TeamRecordDelete): Promise<'deleted' | 'missing' | 'forbidden'>;
+  /** Team, author and revision of these records (ids that are no team record are left out). */
+  teamRecordInfo(recordIds: readonly string[]): Promise<TeamRecordInfo[]>;
 
   // ---- team memory, on a developer's machine (see SharingStore) ----
   /** Shared projects, the outbox of their records to push, and copies of team records. */
@@ -262,9 +278,11 @@ export interface TeamRecordCopy extends NewTeamRecordCopy {
 
 /** A member of a team memory server. */
 export interface Member {
-  /** Unique; becomes the actor of everything the member writes. */
+  /** Unique on the server; becomes the actor of everything the member writes. */
   name: string;
-  /** `admin` may manage every shared record, `member` their own. */
+  /** The one team the member belongs to (`default` unless named). */
+  team: string;
+  /** `admin` may manage every record of their team, `member` their own. */
   role: 'member' | 'admin';
   /** ISO time the member was added. */
   createdAt: string;
@@ -272,9 +290,47 @@ export interface Member {
 
 export interface NewMember {
   name: string;
+  /** Default `default`. */
+  team?: string;
   role: Member['role'];
   /** SHA-256 of the member's token, lower-case hex. */
   tokenHash: string;
+}
+
+/** A record pushed to a team server (putTeamRecord). */
+export interface TeamRecordWrite {
+  /** The record, its namespace already the team's (the caller builds it). */
+  record: MemoryRecord;
+  team: string;
+  /** The pushing member. */
+  member: string;
+  /** May overwrite records other members of the team authored. */
+  admin: boolean;
+  /** Positive; grows with every edit on the author's machine. */
+  revision: number;
+}
+
+export type TeamWriteOutcome =
+  | { status: 'stored' }
+  | { status: 'stale'; revision: number }
+  | { status: 'forbidden'; author: string }
+  | { status: 'conflict' };
+
+export interface TeamRecordDelete {
+  recordId: string;
+  team: string;
+  member: string;
+  admin: boolean;
+}
+
+/** Who shared a record, in which team, at which revision. */
+export interface TeamRecordInfo {
+  recordId: string;
+  team: string;
+  author: string;
+  revision: number;
+  /** ISO time of the last stored push. */
+  updatedAt: string;
 }
 
 /** An event some process stored (watchEvents). */

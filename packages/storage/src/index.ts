@@ -47,7 +47,11 @@ export type {
   StoredEvent,
   StoredEventNotice,
   TeamRecordCopy,
+  TeamRecordDelete,
+  TeamRecordInfo,
+  TeamRecordWrite,
   TeamShare,
+  TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
 } from './backend.js';

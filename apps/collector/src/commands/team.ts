@@ -3,7 +3,7 @@ import { type Member, StorageError } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import { CollectorError } from '../errors.js';
 import { daemonFiles } from '../lifecycle/files.js';
-import { hashToken, MEMBER_NAME, newMemberToken } from '../members.js';
+import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '../members.js';
 import { openCollectorStorage } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import { TEAM_CLIENT_SUBCOMMANDS } from './team-client.js';
@@ -50,23 +50,35 @@ function memberName(command: string, name: string | undefined): string {
   return name;
 }
 
+function teamName(team: string | undefined): string {
+  if (team === undefined) return 'default';
+  if (!TEAM_NAME.test(team)) {
+    throw new CollectorError(
+      'usage',
+      `kiro-learn team add-member: a team name is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(team)})`,
+    );
+  }
+  return team;
+}
+
 const addMember: Subcommand = {
   name: 'add-member',
   usage:
-    'kiro-learn team add-member <name> [--admin]   new member; prints their token once, last line',
+    'kiro-learn team add-member <name> [--team TEAM] [--admin]   new member of TEAM (default "default"); prints their token once, last line',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       'team add-member',
       args,
-      { admin: { type: 'boolean' } },
+      { admin: { type: 'boolean' }, team: { type: 'string' } },
       true,
     );
     const name = memberName('add-member', positionals[0]);
+    const team = teamName(values.team);
     const token = newMemberToken();
     const role: Member['role'] = values.admin ? 'admin' : 'member';
     try {
       await withStorage(io, (storage) =>
-        storage.addMember({ name, role, tokenHash: hashToken(token) }),
+        storage.addMember({ name, team, role, tokenHash: hashToken(token) }),
       );
     } catch (error) {
       if (error instanceof StorageError && error.code === 'conflict') {
@@ -77,7 +89,7 @@ const addMember: Subcommand = {
       }
       throw error;
     }
-    line(io.stdout, `Added ${name} (${role}). Their token, shown only this once:`);
+    line(io.stdout, `Added ${name} to team ${team} (${role}). Their token, shown only this once:`);
     line(io.stdout, token);
     return 0;
   },
@@ -85,7 +97,7 @@ const addMember: Subcommand = {
 
 const list: Subcommand = {
   name: 'list',
-  usage: 'kiro-learn team list [--json]                  members: name, role, when added',
+  usage: 'kiro-learn team list [--json]                  members: name, team, role, when added',
   async run(args, io) {
     const { values } = parseCommandArgs('team list', args, { json: { type: 'boolean' } });
     const members = await withStorage(io, (storage) => storage.listMembers());
@@ -98,9 +110,14 @@ const list: Subcommand = {
       return 0;
     }
     const width = Math.max(4, ...members.map((m) => m.name.length));
-    line(io.stdout, `${'name'.padEnd(width)}  role    added`);
-    for (const m of members)
-      line(io.stdout, `${m.name.padEnd(width)}  ${m.role.padEnd(6)}  ${m.createdAt}`);
+    const teamWidth = Math.max(4, ...members.map((m) => m.team.length));
+    line(io.stdout, `${'name'.padEnd(width)}  ${'team'.padEnd(teamWidth)}  role    added`);
+    for (const m of members) {
+      line(
+        io.stdout,
+        `${m.name.padEnd(width)}  ${m.team.padEnd(teamWidth)}  ${m.role.padEnd(6)}  ${m.createdAt}`,
+      );
+    }
     return 0;
   },
 };
@@ -135,8 +152,9 @@ ${SERVER_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
 On a developer's machine (see docs/team-memory.md):
 ${TEAM_CLIENT_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
 
-A member sends their token as "Authorization: Bearer <token>"; what they write is stored
-as theirs (their name is the actor), whatever the request says. Tokens are stored hashed.`,
+A member sends their token as "Authorization: Bearer <token>" to the team routes
+(/v1/team/...): they share records with their team and read their team's, nothing else.
+Tokens are stored hashed.`,
   async run(args, io) {
     const [name, ...rest] = args;
     const sub = SUBCOMMANDS.find((s) => s.name === name);

@@ -15,8 +15,8 @@ export interface SecurityOptions {
   token?: string;
   /**
    * Looks a member token up by its SHA-256 (members of a team server). A request bearing
-   * one is the member's: it passes where the token is required, and what it writes
-   * carries the member as actor.
+   * one is the member's: it reaches the team routes (`/v1/team/…`) and the public ones,
+   * and is refused (403) everywhere else.
    */
   findMember?: (tokenHash: string) => Promise<Member | undefined>;
 }
@@ -55,6 +55,15 @@ export function security(options: SecurityOptions): MiddlewareHandler {
     if (bearer !== undefined && !authenticated && options.findMember) {
       const member = await options.findMember(hashToken(bearer));
       if (member) {
+        // A member shares and reads their team's records, nothing else: the rest of the
+        // API (every namespace's events and records, forget, export, settings) is the
+        // server's, behind its own token.
+        if (!isTeamRoute(c.req.path) && !isPublic(c.req.method, c.req.path)) {
+          throw httpError(
+            403,
+            "a member token reaches the team routes only (/v1/team/…); this route needs the server's token",
+          );
+        }
         setRequestMember(c, member);
         authenticated = true;
       } else if (!token && !isPublic(c.req.method, c.req.path)) {
@@ -109,6 +118,10 @@ function isOwnOrigin(
   if (url.protocol !== 'http:') return false;
   if (loopback) return isOwnAuthority(url.host, port);
   return url.host === host;
+}
+
+function isTeamRoute(path: string): boolean {
+  return path === '/v1/team' || path.startsWith('/v1/team/');
 }
 
 function isPublic(method: string, path: string): boolean {

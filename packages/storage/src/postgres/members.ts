@@ -7,23 +7,37 @@ export type MemberMethods = Pick<
   'addMember' | 'listMembers' | 'removeMember' | 'findMember'
 >;
 
-const toMember = (row: { name: string; role: string; created_at: string }): Member => ({
+const COLUMNS = ['name', 'team', 'role', 'created_at'] as const;
+
+const toMember = (row: {
+  name: string;
+  team: string;
+  role: string;
+  created_at: string;
+}): Member => ({
   name: row.name,
+  team: row.team,
   role: row.role as Member['role'],
   createdAt: row.created_at,
 });
 
-/** Members of a team server: names, roles and SHA-256 hashes of their tokens. */
+/** Members of a team server: names, teams, roles and SHA-256 hashes of their tokens. */
 export function pgMembers(ctx: PgContext): MemberMethods {
   const { db } = ctx;
   return {
     async addMember(member) {
       ctx.ensureOpen();
-      const added: Member = { name: member.name, role: member.role, createdAt: now() };
+      const added: Member = {
+        name: member.name,
+        team: member.team ?? 'default',
+        role: member.role,
+        createdAt: now(),
+      };
       const inserted = await db
         .insertInto('members')
         .values({
           name: member.name,
+          team: added.team,
           role: member.role,
           token_hash: member.tokenHash,
           created_at: added.createdAt,
@@ -40,7 +54,8 @@ export function pgMembers(ctx: PgContext): MemberMethods {
       ctx.ensureOpen();
       const rows = await db
         .selectFrom('members')
-        .select(['name', 'role', 'created_at'])
+        .select(COLUMNS)
+        .orderBy('team')
         .orderBy('name')
         .execute();
       return rows.map(toMember);
@@ -58,7 +73,7 @@ export function pgMembers(ctx: PgContext): MemberMethods {
       if (hasNul(tokenHash)) return undefined;
       const row = await db
         .selectFrom('members')
-        .select(['name', 'role', 'created_at'])
+        .select(COLUMNS)
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
       return row && toMember(row);

@@ -229,6 +229,22 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Team memory, as SQLite's 0007: each member belongs to one team; a shared record's
+    // team, author and revision (the record is an ordinary memory record; deleting it
+    // deletes this row).
+    name: '0005_team',
+    statements: [
+      `ALTER TABLE members ADD COLUMN team TEXT COLLATE "C" NOT NULL DEFAULT 'default'`,
+      `CREATE TABLE team_records (
+        record_id TEXT COLLATE "C" PRIMARY KEY REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        team TEXT COLLATE "C" NOT NULL,
+        author TEXT COLLATE "C" NOT NULL,
+        revision BIGINT NOT NULL,
+        updated_at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
     // Team memory on a developer's machine: shared namespaces, the outbox of their record
     // writes (queued by a trigger, in the writing transaction), and copies of team records
     // that went into a context (for the viewer). See the SQLite 0008_team_outbox.
@@ -281,14 +297,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       END $$`,
       `CREATE TRIGGER team_outbox_queue AFTER INSERT OR UPDATE OR DELETE ON memory_records
         FOR EACH ROW EXECUTE FUNCTION team_outbox_queue()`,
-      `CREATE TABLE team_records (
+      `CREATE TABLE team_record_copies (
         team_record_id TEXT COLLATE "C" PRIMARY KEY,
         project_id TEXT COLLATE "C" NOT NULL,
         author TEXT NOT NULL,
         json TEXT NOT NULL,
         seen_at TEXT COLLATE "C" NOT NULL
       )`,
-      'CREATE INDEX team_records_seen ON team_records (seen_at)',
+      'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
     ],
   },
 ];

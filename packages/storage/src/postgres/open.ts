@@ -18,6 +18,8 @@ import { pgSearch } from './search.js';
 import { pgSharing } from './sharing.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
+import { pgTeam } from './team.js';
+import { DEFAULT_TERM_STATS_MIN_RECORDS, pgTermStats } from './term-stats.js';
 import { pgVectors } from './vectors.js';
 import { watchEvents } from './watch.js';
 
@@ -37,6 +39,12 @@ export interface PostgresStorageOptions {
   search?: Omit<QueryPlanOptions, 'totalDocs'>;
   /** Default column weights of search (title counts most). */
   weights?: Partial<ColumnWeights>;
+  /**
+   * From this many records on, search takes common words' document frequencies from
+   * ANALYZE's statistics instead of counting them through the index, and keeps those
+   * statistics fresh itself (default 10,000).
+   */
+  termStatsMinRecords?: number;
 }
 
 /** What `health()` reports (doctor and status print it). */
@@ -124,14 +132,23 @@ export async function openPostgresStorage(
   };
   const weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
   const plan = { ...options.search };
+  const termStats = pgTermStats(ctx, {
+    minRecords: options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS,
+  });
   const methods = {
     ...pgEvents(ctx),
     ...pgRecords(ctx),
-    ...pgSearch(ctx, { weights, plan, maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS }),
+    ...pgSearch(ctx, {
+      weights,
+      plan,
+      maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
+      termStats,
+    }),
     ...pgBuffer(ctx),
     ...pgClaims(ctx),
     ...pgLogs(ctx),
     ...pgMembers(ctx),
+    ...pgTeam(ctx),
     ...pgStats(ctx),
     ...pgVectors(ctx),
     ...pgData(ctx),
@@ -184,6 +201,8 @@ export async function openPostgresStorage(
       if (closed) return;
       closed = true;
       await Promise.all([...watchers].map((unwatch) => unwatch()));
+      // A background ANALYZE holds a connection: let it finish (seconds at most).
+      await termStats.idle();
       await db.destroy();
     },
   };

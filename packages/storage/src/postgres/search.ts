@@ -8,6 +8,7 @@ import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
 import { pgRecordFromRow, recordColumns } from './records.js';
 import type { PgRecordRow } from './tables.js';
+import type { CommonLexemes, PgTermStats } from './term-stats.js';
 
 /** The text search configuration: English stemming and stop words. */
 const CONFIG = 'english';
@@ -66,6 +67,8 @@ export interface PgSearchSettings {
   weights: ColumnWeights;
   plan: Omit<QueryPlanOptions, 'totalDocs'>;
   maxPostings: number;
+  /** Cheap document frequencies of common words (see pgTermStats). */
+  termStats: PgTermStats;
 }
 
 /**
@@ -94,16 +97,24 @@ export function pgSearch(
   }
 
   /**
-   * How many records contain each term, counted only up to the postings budget + 1 (a term
-   * past it is never searched for). Cached until the index changes size by 5 %.
+   * How many records contain each term. A common lexeme's count is its share in ANALYZE's
+   * statistics times the record count (never counted through the index: that would read
+   * most of the table). Others are counted only up to the postings budget + 1 (a term
+   * past it is never searched for), cached until the index changes size by 5 %.
    */
   async function documentFrequencies(
     terms: ReadonlyMap<string, string>,
     totalDocs: number,
+    common: CommonLexemes | undefined,
   ): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     const missing: string[] = [];
     for (const term of terms.keys()) {
+      const share = common?.shares.get(term);
+      if (share !== undefined) {
+        result.set(term, Math.max(1, Math.round(share * totalDocs)));
+        continue;
+      }
       const cached = dfCache.get(term);
       if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) {
         result.set(term, cached.df);
@@ -184,7 +195,10 @@ export function pgSearch(
             .executeTakeFirst()
         )?.n ?? 0,
       );
-      const lexemes = await lexemesOf(words);
+      const [lexemes, common] = await Promise.all([
+        lexemesOf(words),
+        settings.termStats.common(totalDocs),
+      ]);
       // term (its lexemes) → tsquery text
       const terms = new Map<string, string>();
       const termOf: Array<string | undefined> = [];
@@ -200,7 +214,7 @@ export function pgSearch(
           found.length === 1 ? quoteLexeme(term) : `(${found.map(quoteLexeme).join(' & ')})`,
         );
       }
-      const df = await documentFrequencies(terms, totalDocs);
+      const df = await documentFrequencies(terms, totalDocs, common);
       const stats: TermStat[] = [];
       for (const [i, word] of words.entries()) {
         const term = termOf[i];

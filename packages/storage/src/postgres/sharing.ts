@@ -128,7 +128,7 @@ export function pgSharing(ctx: PgContext): Pick<SharingStore, keyof SharingStore
       await db.transaction().execute(async (trx) => {
         for (const copy of copies) {
           await sql`
-            INSERT INTO team_records (team_record_id, project_id, author, json, seen_at)
+            INSERT INTO team_record_copies (team_record_id, project_id, author, json, seen_at)
             VALUES (${withoutNul(copy.record.record_id)}, ${withoutNul(copy.projectId)},
               ${withoutNul(copy.author)}, ${withoutNul(JSON.stringify(copy.record))}, ${at})
             ON CONFLICT (team_record_id) DO UPDATE SET project_id = EXCLUDED.project_id,
@@ -137,8 +137,8 @@ export function pgSharing(ctx: PgContext): Pick<SharingStore, keyof SharingStore
           );
         }
         await sql`
-          DELETE FROM team_records WHERE team_record_id NOT IN
-            (SELECT team_record_id FROM team_records ORDER BY seen_at DESC, team_record_id LIMIT ${TEAM_RECORD_COPIES})`.execute(
+          DELETE FROM team_record_copies WHERE team_record_id NOT IN
+            (SELECT team_record_id FROM team_record_copies ORDER BY seen_at DESC, team_record_id LIMIT ${TEAM_RECORD_COPIES})`.execute(
           trx,
         );
       });
@@ -154,7 +154,7 @@ export function pgSharing(ctx: PgContext): Pick<SharingStore, keyof SharingStore
         author: string;
         json: string;
         seen_at: string;
-      }>`SELECT * FROM team_records WHERE team_record_id = ANY(${ids}::text[])`.execute(db);
+      }>`SELECT * FROM team_record_copies WHERE team_record_id = ANY(${ids}::text[])`.execute(db);
       const byId = new Map(
         rows.map((row): [string, TeamRecordCopy] => [
           row.team_record_id,

@@ -57,7 +57,15 @@ export interface PgTables {
     memories: string;
     last_event_at: string | null;
   };
-  members: { name: string; role: string; token_hash: string; created_at: string };
+  members: { name: string; team: string; role: string; token_hash: string; created_at: string };
+  team_records: {
+    record_id: string;
+    team: string;
+    author: string;
+    /** BIGINT: arrives as a string. */
+    revision: string;
+    updated_at: string;
+  };
   extraction_claims: { namespace: string; owner: string; expires_at: Date };
   kind_counts: { namespace: string; kind: string; n: string };
   type_counts: { namespace: string; observation_type: string; n: string };

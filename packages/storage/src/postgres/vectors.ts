@@ -47,10 +47,14 @@ export function pgVectors(ctx: PgContext): VectorMethods {
       cached = { index: new VectorIndex(rows[0]!.vector.byteLength / 4), seq: 0, generation };
       cache.set(key, cached);
     }
+    // One reused scratch vector (the index keeps its own int8 copy), not a copy per row.
+    let scratch = new Float32Array(0);
     for (const row of rows) {
-      const vector = new Float32Array(row.vector.byteLength / 4);
-      new Uint8Array(vector.buffer).set(row.vector);
-      cached.index.add(row.record_id, vector);
+      if (scratch.byteLength !== row.vector.byteLength) {
+        scratch = new Float32Array(row.vector.byteLength / 4);
+      }
+      new Uint8Array(scratch.buffer).set(row.vector);
+      cached.index.add(row.record_id, scratch);
       cached.seq = Number(row.seq);
     }
     return cached.index;

@@ -7,21 +7,40 @@ export type MemberMethods = Pick<
   'addMember' | 'listMembers' | 'removeMember' | 'findMember'
 >;
 
-/** Members of a team memory server: named bearer tokens, stored hashed. */
+const memberFromRow = (row: {
+  name: string;
+  team: string;
+  role: string;
+  created_at: string;
+}): Member => ({
+  name: row.name,
+  team: row.team,
+  role: row.role as Member['role'],
+  createdAt: row.created_at,
+});
+
+/** Members of a team memory server: named bearer tokens, stored hashed, each in one team. */
 export function sqliteMembers(ctx: SqliteContext): MemberMethods {
   const { db, statements, writes } = ctx;
   return {
     async addMember(member) {
       ctx.ensureOpen();
-      const added: Member = { name: member.name, role: member.role, createdAt: now() };
+      const added: Member = {
+        name: member.name,
+        team: member.team ?? 'default',
+        role: member.role,
+        createdAt: now(),
+      };
       return writes.enqueue(() => {
         const taken = statements
           .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')
           .get(member.name, member.tokenHash);
         if (taken) throw new StorageError('conflict', `a member named ${member.name} exists`);
         statements
-          .prepare('INSERT INTO members (name, role, token_hash, created_at) VALUES (?, ?, ?, ?)')
-          .run(added.name, added.role, member.tokenHash, added.createdAt);
+          .prepare(
+            'INSERT INTO members (name, team, role, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+          )
+          .run(added.name, added.team, added.role, member.tokenHash, added.createdAt);
         return added;
       });
     },
@@ -30,14 +49,11 @@ export function sqliteMembers(ctx: SqliteContext): MemberMethods {
       ctx.ensureOpen();
       const rows = await db
         .selectFrom('members')
-        .select(['name', 'role', 'created_at'])
+        .select(['name', 'team', 'role', 'created_at'])
+        .orderBy('team')
         .orderBy('name')
         .execute();
-      return rows.map((row) => ({
-        name: row.name,
-        role: row.role as Member['role'],
-        createdAt: row.created_at,
-      }));
+      return rows.map(memberFromRow);
     },
 
     async removeMember(name) {
@@ -51,10 +67,10 @@ export function sqliteMembers(ctx: SqliteContext): MemberMethods {
       ctx.ensureOpen();
       const row = await db
         .selectFrom('members')
-        .select(['name', 'role', 'created_at'])
+        .select(['name', 'team', 'role', 'created_at'])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      return row && { name: row.name, role: row.role as Member['role'], createdAt: row.created_at };
+      return row && memberFromRow(row);
     },
   };
 }

@@ -251,6 +251,22 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // Team memory: each member belongs to one team; a record members share carries its
+    // team, author and revision here (the record itself is an ordinary memory record, so
+    // search, vectors, forget and export see it; deleting it deletes this row).
+    name: '0007_team',
+    statements: [
+      "ALTER TABLE members ADD COLUMN team TEXT NOT NULL DEFAULT 'default'",
+      `CREATE TABLE team_records (
+        record_id TEXT PRIMARY KEY REFERENCES memory_records (record_id) ON DELETE CASCADE,
+        team TEXT NOT NULL,
+        author TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID`,
+    ],
+  },
+  {
     // Team memory on a developer's machine: shared namespaces, the outbox of their record
     // writes (queued by triggers, in the writing transaction), and copies of team records
     // that went into a context (for the viewer). Their id columns are not named
@@ -299,14 +315,14 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT old.record_id, old.namespace, s.project_id, 'delete', ${ISO_NOW}
         FROM team_shares s WHERE s.namespace = old.namespace;
       END`,
-      `CREATE TABLE team_records (
+      `CREATE TABLE team_record_copies (
         team_record_id TEXT PRIMARY KEY,
         project_id TEXT NOT NULL,
         author TEXT NOT NULL,
         json TEXT NOT NULL,
         seen_at TEXT NOT NULL
       )`,
-      'CREATE INDEX team_records_seen ON team_records (seen_at)',
+      'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
     ],
   },
 ];

@@ -23,6 +23,7 @@ import { sqliteSharing } from './sharing.js';
 import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
 import type { Tables } from './tables.js';
+import { sqliteTeam } from './team.js';
 import { sqliteVectors, type VectorCacheOptions } from './vectors.js';
 import { prepareWrites } from './writes.js';
 
@@ -163,6 +164,7 @@ function compose(
     ...sqliteBuffer(ctx),
     ...sqliteClaims(ctx),
     ...sqliteMembers(ctx),
+    ...sqliteTeam(ctx),
     ...sqliteLogs(ctx),
     ...sqliteData(ctx, {
       busyTimeoutMs: options.busyTimeoutMs ?? 5000,

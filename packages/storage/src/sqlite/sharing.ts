@@ -136,7 +136,7 @@ export function sqliteSharing(ctx: SqliteContext): SharingStore {
       await writes.enqueue(() => {
         const at = now();
         const put = prepare(
-          `INSERT INTO team_records (team_record_id, project_id, author, json, seen_at)
+          `INSERT INTO team_record_copies (team_record_id, project_id, author, json, seen_at)
            VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (team_record_id) DO UPDATE SET project_id = excluded.project_id,
              author = excluded.author, json = excluded.json, seen_at = excluded.seen_at`,
@@ -151,15 +151,15 @@ export function sqliteSharing(ctx: SqliteContext): SharingStore {
           );
         }
         prepare(
-          `DELETE FROM team_records WHERE team_record_id NOT IN
-             (SELECT team_record_id FROM team_records ORDER BY seen_at DESC, team_record_id LIMIT ?)`,
+          `DELETE FROM team_record_copies WHERE team_record_id NOT IN
+             (SELECT team_record_id FROM team_record_copies ORDER BY seen_at DESC, team_record_id LIMIT ?)`,
         ).run(TEAM_RECORD_COPIES);
       });
     },
 
     async teamRecords(recordIds) {
       ctx.ensureOpen();
-      const get = prepare('SELECT * FROM team_records WHERE team_record_id = ?');
+      const get = prepare('SELECT * FROM team_record_copies WHERE team_record_id = ?');
       return recordIds.flatMap((id): TeamRecordCopy[] => {
         const row = get.get(id) as
           | { project_id: string; author: string; json: string; seen_at: string }

@@ -85,7 +85,14 @@ export interface Tables {
     last_event_at: string | null;
   };
   kind_counts: { namespace: string; kind: string; n: number };
-  members: { name: string; role: string; token_hash: string; created_at: string };
+  members: { name: string; team: string; role: string; token_hash: string; created_at: string };
+  team_records: {
+    record_id: string;
+    team: string;
+    author: string;
+    revision: number;
+    updated_at: string;
+  };
   type_counts: { namespace: string; observation_type: string; n: number };
 }
 

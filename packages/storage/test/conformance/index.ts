@@ -9,6 +9,7 @@ import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import { sharingConformance } from './sharing.js';
+import { teamConformance } from './team.js';
 import type { BackendFactory } from './types.js';
 import { vectorsConformance } from './vectors.js';
 
@@ -28,6 +29,7 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     claimsConformance(factory);
     logsConformance(factory);
     membersConformance(factory);
+    teamConformance(factory);
     lifecycleConformance(factory);
     vectorsConformance(factory);
     dataConformance(factory);

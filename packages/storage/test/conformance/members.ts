@@ -13,7 +13,7 @@ export function membersConformance({ open }: BackendFactory): void {
         role: 'admin',
         tokenHash: hash('kl_alice'),
       });
-      expect(alice).toMatchObject({ name: 'alice', role: 'admin' });
+      expect(alice).toMatchObject({ name: 'alice', team: 'default', role: 'admin' });
       await storage.addMember({ name: 'bob', role: 'member', tokenHash: hash('kl_bob') });
       await expect(
         storage.addMember({ name: 'alice', role: 'member', tokenHash: hash('kl_other') }),
@@ -31,6 +31,22 @@ export function membersConformance({ open }: BackendFactory): void {
       expect(await storage.removeMember('bob')).toBe(false);
       expect(await storage.findMember(hash('kl_bob'))).toBeUndefined();
       expect(await storage.listMembers()).toEqual([alice]);
+    });
+
+    it('each member belongs to one team; names are unique across teams', async () => {
+      const storage = await open();
+      await storage.addMember({ name: 'zoe', team: 'apps', role: 'admin', tokenHash: hash('z') });
+      await storage.addMember({ name: 'amy', team: 'web', role: 'member', tokenHash: hash('a') });
+      await storage.addMember({ name: 'bo', role: 'member', tokenHash: hash('b') });
+      await expect(
+        storage.addMember({ name: 'amy', team: 'apps', role: 'member', tokenHash: hash('c') }),
+      ).rejects.toMatchObject({ code: 'conflict' });
+      expect(await storage.findMember(hash('z'))).toMatchObject({ name: 'zoe', team: 'apps' });
+      expect((await storage.listMembers()).map((m) => [m.team, m.name, m.role])).toEqual([
+        ['apps', 'zoe', 'admin'],
+        ['default', 'bo', 'member'],
+        ['web', 'amy', 'member'],
+      ]);
     });
   });
 }

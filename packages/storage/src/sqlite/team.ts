@@ -1,0 +1,99 @@
+import type { StorageBackend, TeamRecordInfo } from '../backend.js';
+import { now, type SqliteContext } from './context.js';
+import { rowFromRecord } from './rows.js';
+import type { RecordRow } from './tables.js';
+
+export type TeamMethods = Pick<
+  StorageBackend,
+  'putTeamRecord' | 'deleteTeamRecord' | 'teamRecordInfo'
+>;
+
+interface TeamRow {
+  record_id: string;
+  team: string;
+  author: string;
+  revision: number;
+  updated_at: string;
+}
+
+const toInfo = (row: TeamRow): TeamRecordInfo => ({
+  recordId: row.record_id,
+  team: row.team,
+  author: row.author,
+  revision: row.revision,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * Records members share through a team server: the record in memory_records, its team,
+ * author and revision in team_records. The write queue runs one write at a time, so each
+ * push's checks and writes are one step.
+ */
+export function sqliteTeam(ctx: SqliteContext): TeamMethods {
+  const { db, sqlite, w, writes } = ctx;
+  const selectTeam = sqlite.prepare('SELECT * FROM team_records WHERE record_id = ?');
+  const upsertTeam = sqlite.prepare(
+    `INSERT INTO team_records (record_id, team, author, revision, updated_at)
+     VALUES (@record_id, @team, @author, @revision, @updated_at)
+     ON CONFLICT (record_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at`,
+  );
+  return {
+    async putTeamRecord(write) {
+      ctx.ensureOpen();
+      const row = rowFromRecord(write.record);
+      return writes.enqueue(() => {
+        const record = w.selectRecord.get(row.record_id) as RecordRow | undefined;
+        if (record) {
+          const team = selectTeam.get(row.record_id) as TeamRow | undefined;
+          if (!team || team.team !== write.team) return { status: 'conflict' } as const;
+          if (team.author !== write.member && !write.admin) {
+            return { status: 'forbidden', author: team.author } as const;
+          }
+          if (team.revision >= write.revision) {
+            return { status: 'stale', revision: team.revision } as const;
+          }
+          // An update in place, not delete and insert: deleting would take the team row
+          // with it (ON DELETE CASCADE); the update triggers refresh search and vectors.
+          w.updateRecord.run({ ...row, target: row.record_id });
+        } else {
+          w.insertRecord.run(row);
+        }
+        upsertTeam.run({
+          record_id: row.record_id,
+          team: write.team,
+          author: write.member,
+          revision: write.revision,
+          updated_at: now(),
+        });
+        return { status: 'stored' } as const;
+      });
+    },
+
+    async deleteTeamRecord(request) {
+      ctx.ensureOpen();
+      return writes.enqueue(() => {
+        const team = selectTeam.get(request.recordId) as TeamRow | undefined;
+        if (!team || team.team !== request.team) return 'missing' as const;
+        if (team.author !== request.member && !request.admin) return 'forbidden' as const;
+        // Its team_records row goes with it (ON DELETE CASCADE), vectors too.
+        w.deleteRecord.run(request.recordId);
+        return 'deleted' as const;
+      });
+    },
+
+    async teamRecordInfo(recordIds) {
+      ctx.ensureOpen();
+      if (recordIds.length === 0) return [];
+      const byId = new Map<string, TeamRecordInfo>();
+      for (let i = 0; i < recordIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('team_records')
+          .selectAll()
+          .where('record_id', 'in', recordIds.slice(i, i + 500))
+          .execute();
+        for (const row of rows) byId.set(row.record_id, toInfo(row));
+      }
+      return recordIds.flatMap((id) => byId.get(id) ?? []);
+    },
+  };
+}
