@@ -156,7 +156,10 @@ export interface StorageBackend {
 
   // ---- logs (for the viewer and /metrics) ----
   logRetrieval(entry: RetrievalLogInput): Promise<void>;
-  listRetrievals(query: LogQuery & { sessionId?: string }): Promise<RetrievalLogEntry[]>;
+  /** Newest first; `since` (an ISO time) keeps those logged at or after it. */
+  listRetrievals(
+    query: LogQuery & { sessionId?: string; since?: string },
+  ): Promise<RetrievalLogEntry[]>;
   logExtraction(entry: ExtractionLogInput): Promise<void>;
   listExtractions(query: LogQuery): Promise<ExtractionLogEntry[]>;
 

@@ -28,4 +28,5 @@ export const READ_METHODS = [
   'listExtractions',
   'stats',
   'sizeBytes',
+  'teamRecordInfo',
 ] as const satisfies ReadonlyArray<keyof StorageBackend>;

@@ -40,7 +40,7 @@ const MemoriesQuery = z.object({
   ...page,
 });
 const ActivityQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
-const TitlesQuery = z.object({
+const RecordIdsQuery = z.object({
   ids: z
     .string()
     .transform((s) => s.split(',').filter(Boolean))
@@ -154,10 +154,25 @@ export function viewerApp(deps: ViewerDeps): Hono {
   });
 
   app.get('/api/titles', async (c) => {
-    const q = parse(c, TitlesQuery, c.req.query());
+    const q = parse(c, RecordIdsQuery, c.req.query());
     if (q instanceof Response) return q;
     const records = await storage.getRecords(q.ids);
     return c.json(Object.fromEntries(records.map((r) => [r.record_id, r.title])));
+  });
+
+  // Who shared the records of a team server's team namespaces (absent for any other record).
+  app.get('/api/team', async (c) => {
+    const q = parse(c, RecordIdsQuery, c.req.query());
+    if (q instanceof Response) return q;
+    const info = await storage.teamRecordInfo(q.ids);
+    return c.json(
+      Object.fromEntries(
+        info.map((i) => [
+          i.recordId,
+          { team: i.team, author: i.author, revision: i.revision, updated_at: i.updatedAt },
+        ]),
+      ),
+    );
   });
 
   app.get('/api/projects', async (c) => c.json({ items: await listProjects(deps) }));
@@ -191,7 +206,11 @@ export function viewerApp(deps: ViewerDeps): Hono {
     const [sizeBytes, stats, retrievals] = await Promise.all([
       storage.sizeBytes(),
       storage.stats(),
-      storage.listRetrievals({ limit: LATENCY_SAMPLES }),
+      // Only the hour the chart shows: an index range, however long the log.
+      storage.listRetrievals({
+        limit: LATENCY_SAMPLES,
+        since: new Date(at - HOUR_MS).toISOString(),
+      }),
     ]);
     const samples = retrievals.map((r) => ({ at: Date.parse(r.createdAt), ms: r.latencyMs }));
     return c.json({

@@ -229,6 +229,25 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Events past a project's pending ceiling wait in `parked` (in order) until its backlog
+    // drains, as SQLite's 0004; and the read indexes of SQLite's 0009: a project's events
+    // of one kind, the last hour of retrievals.
+    name: '0004_parked_and_read_indexes',
+    statements: [
+      `CREATE TABLE parked (
+        namespace TEXT COLLATE "C" NOT NULL,
+        event_id TEXT COLLATE "C" NOT NULL REFERENCES events (event_id),
+        seq BIGINT NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      )`,
+      'CREATE INDEX parked_namespace_seq ON parked (namespace, seq)',
+      'CREATE INDEX events_namespace_kind_seq ON events (namespace, kind, seq)',
+      'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
+    ],
+  },
+  {
     // Team memory, as SQLite's 0007: each member belongs to one team; a shared record's
     // team, author and revision (the record is an ordinary memory record; deleting it
     // deletes this row).

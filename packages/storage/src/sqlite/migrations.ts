@@ -325,6 +325,16 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
     ],
   },
+  {
+    // Reads the viewer and the MCP timeline make: a project's events of one kind (turn
+    // summaries among thousands of tool uses) and the last hour of retrievals (the latency
+    // chart) are index ranges, not scans of the whole table.
+    name: '0009_read_indexes',
+    statements: [
+      'CREATE INDEX events_namespace_kind_seq ON events (namespace, kind, seq)',
+      'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {

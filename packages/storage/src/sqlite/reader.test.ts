@@ -48,6 +48,17 @@ describe('openSqliteReader', () => {
       await storage.listRetrievals({ limit: 5 }),
     );
     expect(await reader.sizeBytes()).toBeGreaterThan(0);
+    const shared = record({ namespace: '/actor/team:core/project/payments-api/' });
+    await storage.putTeamRecord({
+      record: shared,
+      team: 'core',
+      member: 'alice',
+      admin: false,
+      revision: 2,
+    });
+    expect(await reader.teamRecordInfo([shared.record_id, saved.record_id])).toEqual(
+      await storage.teamRecordInfo([shared.record_id]),
+    );
   });
 
   it('answers reads that overlap, each with its own result', async () => {

@@ -97,6 +97,9 @@ class SqliteReader implements StorageReader {
   sizeBytes() {
     return this.#call('sizeBytes', []) as ReturnType<StorageReads['sizeBytes']>;
   }
+  teamRecordInfo(...args: Parameters<StorageReads['teamRecordInfo']>) {
+    return this.#call('teamRecordInfo', args) as ReturnType<StorageReads['teamRecordInfo']>;
+  }
 
   async #call(method: ReadRequest['method'], args: unknown[]): Promise<unknown> {
     if (this.#closed) throw new StorageError('closed', 'the storage reader is closed');
