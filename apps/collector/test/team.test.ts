@@ -247,6 +247,20 @@ describe.each(backends)('team server on $name', (backend) => {
     });
     expect(all.status).toBe(200);
     expect(all.json.total).toBeGreaterThan(0);
+    // A record the server's token saved into a team's namespace was shared by no member:
+    // it does not go out to members.
+    const unshared = record({
+      namespace: teamNamespace('core', PROJECT),
+      title: 'Zeppelin hangar inventory',
+    });
+    const saved = await send(port, 'POST', '/v1/memories', {
+      body: unshared,
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(saved.status).toBe(200);
+    expect((await search('bob', 'zeppelin hangar')).json.items).toEqual([]);
+    const ids = (await recent('bob')).json.items.map((i: { record: MemoryRecord }) => i.record);
+    expect(ids.map((r: MemoryRecord) => r.record_id)).not.toContain(unshared.record_id);
   });
 
   it('a removed member is refused at once', async () => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import { StorageError } from '../errors.js';
 
 /** A forward-only migration: SQL statements run in one transaction. */
@@ -333,6 +332,14 @@ export function pgChecksum(migration: PgMigration): string {
 }
 
 /**
+ * The one connection migrations run on (a `pg` client): typed by what is used, so this
+ * package's public types do not need `@types/pg` in a consumer's project.
+ */
+export interface MigrationClient {
+  query<R = unknown>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/**
  * Creates the schema when missing and applies pending migrations, each in its own
  * transaction together with its bookkeeping row, while holding an advisory lock on the
  * schema: collectors starting at once migrate one after the other, and the later ones
@@ -341,7 +348,7 @@ export function pgChecksum(migration: PgMigration): string {
  * changed.
  */
 export async function migratePostgres(
-  client: pg.ClientBase,
+  client: MigrationClient,
   schema: string,
   migrations: readonly PgMigration[] = PG_MIGRATIONS,
 ): Promise<string[]> {

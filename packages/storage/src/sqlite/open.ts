@@ -24,10 +24,11 @@ import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
 import type { Tables } from './tables.js';
 import { sqliteTeam } from './team.js';
-import { sqliteVectors, type VectorCacheOptions } from './vectors.js';
+import type { VectorCacheOptions } from './vector-options.js';
+import { sqliteVectors } from './vectors.js';
 import { prepareWrites } from './writes.js';
 
-export type { VectorCacheOptions } from './vectors.js';
+export type { VectorCacheOptions } from './vector-options.js';
 
 /** Options of `openSqliteStorage`. */
 export interface SqliteStorageOptions {
