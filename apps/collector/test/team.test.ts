@@ -163,6 +163,10 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await recent('bob')).json.items.map((i: { author: string }) => i.author)).toEqual([
       'alice',
     ]);
+    // Any text is a query, none is an error.
+    for (const text of ['', '"', 'AND OR NOT *', ')(', 'ünïcödé 🙂']) {
+      expect((await search('bob', text)).status, text).toBe(200);
+    }
 
     // Revisions only move forward: an older one arriving late changes nothing.
     const edited = { ...r, title: 'Stripe webhooks: verify the raw body' };

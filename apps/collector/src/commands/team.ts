@@ -64,7 +64,7 @@ function teamName(team: string | undefined): string {
 const addMember: Subcommand = {
   name: 'add-member',
   usage:
-    'kiro-learn team add-member <name> [--team TEAM] [--admin]   new member of TEAM (default "default"); prints their token once, last line',
+    'kiro-learn team add-member <name> [--team TEAM] [--admin]  a member of TEAM ("default"); prints their token once',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       'team add-member',
@@ -97,7 +97,8 @@ const addMember: Subcommand = {
 
 const list: Subcommand = {
   name: 'list',
-  usage: 'kiro-learn team list [--json]                  members: name, team, role, when added',
+  usage:
+    'kiro-learn team list [--json]                              members: name, team, role, when added',
   async run(args, io) {
     const { values } = parseCommandArgs('team list', args, { json: { type: 'boolean' } });
     const members = await withStorage(io, (storage) => storage.listMembers());
@@ -124,7 +125,8 @@ const list: Subcommand = {
 
 const remove: Subcommand = {
   name: 'remove',
-  usage: 'kiro-learn team remove <name>                  their token stops working at once',
+  usage:
+    'kiro-learn team remove <name>                              their token stops working at once',
   async run(args, io) {
     const { positionals } = parseCommandArgs('team remove', args, {}, true);
     const name = memberName('remove', positionals[0]);
