@@ -173,6 +173,12 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await put('alice', edited, 3)).json.stored).toBe(true);
     expect((await put('alice', { ...r, title: 'stale' }, 2)).json.stored).toBe(false);
     expect((await storage.getRecord(r.record_id))?.title).toBe(edited.title);
+    const metrics = await send(port, 'GET', '/metrics', {
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(metrics.text).toMatch(
+      /^kiro_learn_team_writes_total\{op="push",outcome="stale"\} [1-9]/m,
+    );
     const twice = await search('bob', 'stripe');
     expect(twice.json.items.map((i: { record: MemoryRecord }) => i.record.title)).toEqual([
       edited.title,
