@@ -245,9 +245,15 @@ describe.each(backends)('team server on $name', (backend) => {
       ['GET', '/v1/events'],
       ['GET', '/v1/stats'],
       ['GET', '/v1/export'],
-      ['GET', '/ui/api/records'],
+      ['GET', '/ui/api/memories'],
+      ['GET', '/v1/stream'],
+      ['POST', '/v1/forget'],
+      ['POST', '/v1/events'],
     ] as const) {
-      const reply = await send(port, method, path, { headers: as('lead') });
+      const reply = await send(port, method, path, {
+        headers: as('lead'),
+        ...(method === 'POST' ? { body: { all: true } } : {}),
+      });
       expect(reply.status, path).toBe(403);
       expect(reply.json.error, path).toMatch(/team routes only/);
     }
