@@ -25,6 +25,9 @@ export type {
   MissingVectorsOptions,
   MissingVectorsPage,
   NewMember,
+  NewTeamRecordCopy,
+  OutboxEntry,
+  OutboxSummary,
   PendingEntry,
   PendingSummary,
   PrunePolicy,
@@ -38,17 +41,21 @@ export type {
   ScanQuery,
   SearchHit,
   SearchOptions,
+  SharingStore,
   StorageBackend,
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  TeamRecordCopy,
   TeamRecordDelete,
   TeamRecordInfo,
   TeamRecordWrite,
+  TeamShare,
   TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
 } from './backend.js';
+export { TEAM_RECORD_COPIES } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
 export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';

@@ -6,6 +6,7 @@ import { daemonFiles } from '../lifecycle/files.js';
 import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '../members.js';
 import { openCollectorStorage } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
+import { TEAM_CLIENT_SUBCOMMANDS } from './team-client.js';
 import type { Command, CommandIO } from './types.js';
 
 /** One `kiro-learn team <sub>` subcommand (team memory adds more beside these). */
@@ -139,15 +140,19 @@ const remove: Subcommand = {
   },
 };
 
-const SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];
+const SERVER_SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];
+const SUBCOMMANDS: readonly Subcommand[] = [...SERVER_SUBCOMMANDS, ...TEAM_CLIENT_SUBCOMMANDS];
 
 export const team: Command = {
   name: 'team',
-  summary: 'members of a team memory server: add-member, list, remove',
+  summary: 'team memory: add-member, list, remove (server); join, leave, share, unshare, status',
   usage: `kiro-learn team <subcommand>
 
 On the machine that runs the team's memory server (its settings choose the database):
-${SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
+${SERVER_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
+
+On a developer's machine (see docs/team-memory.md):
+${TEAM_CLIENT_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
 
 A member sends their token as "Authorization: Bearer <token>" to the team routes
 (/v1/team/...): they share records with their team and read their team's, nothing else.

@@ -19,6 +19,7 @@ import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { sqliteRecords } from './records.js';
 import { createQueryTermTables, sqliteSearch, type TermCounts } from './search.js';
+import { sqliteSharing } from './sharing.js';
 import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
 import type { Tables } from './tables.js';
@@ -171,6 +172,7 @@ function compose(
       afterForget: () => termCounts.clear(),
     }),
     ...sqliteStats(ctx),
+    sharing: sqliteSharing(ctx),
   };
   return {
     ...methods,
