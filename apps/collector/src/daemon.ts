@@ -125,6 +125,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
     ui: viewerApp({
       storage: reads,
+      teamRecords: (ids) => storage.sharing.teamRecords(ids),
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,
