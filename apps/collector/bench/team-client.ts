@@ -30,22 +30,37 @@ const random = () => {
   state = (state * 1103515245 + 12345) % 2 ** 31;
   return state / 2 ** 31;
 };
-const TOPICS = [
-  'stripe webhook signature',
-  'postgres connection pool',
-  'redis cache invalidation',
-  'kafka consumer lag',
-  'terraform state lock',
-  'flaky integration test',
-  'rate limiter burst',
-  'cron job timezone',
-  'database migration lock',
-  'invoice rounding',
+// Diverse enough that no topic word is in a fifth of the records (search drops such words).
+const SUBJECTS = [
+  'stripe webhook',
+  'postgres pool',
+  'redis cache',
+  'kafka consumer',
+  'terraform state',
+  'integration test',
+  'rate limiter',
+  'cron job',
+  'schema migration',
+  'invoice pdf',
+  'oauth callback',
+  'docker build',
+  'graphql resolver',
+  'websocket reconnect',
+  's3 upload',
+  'feature flag',
 ];
+const ASPECTS = ['signature', 'timeout', 'lock', 'rounding', 'retry', 'encoding'];
+const TOPICS = SUBJECTS.flatMap((subject) => ASPECTS.map((aspect) => `${subject} ${aspect}`));
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
 
+/**
+ * A record of one of the author's topics: Bob has worked on the first half of TOPICS,
+ * Alice on the second, and prompts ask about all of them (half are answered by a teammate).
+ */
 function record(namespace: string, i: number): MemoryRecord {
-  const topic = pick(TOPICS);
+  const half = TOPICS.length / 2;
+  const mine = namespace.includes('/actor/alice/') ? TOPICS.slice(half) : TOPICS.slice(0, half);
+  const topic = pick(mine);
   return {
     record_id: newRecordId(),
     namespace,
@@ -253,14 +268,16 @@ async function main() {
       projectId: alice.projectId,
     },
   );
-  started = performance.now();
+  // Pushing starts with the collector; measured from its first answer, over what was left.
   await start(aliceEnv, aliceC.port);
+  started = performance.now();
+  const left = (await http(aliceC.port, 'GET', '/v1/sharing')).json.outbox.count as number;
   for (;;) {
     const s = await http(aliceC.port, 'GET', '/v1/sharing');
     if (s.json?.outbox?.count === 0) break;
     await new Promise((r) => setTimeout(r, 20));
   }
-  const outboxRate = RECORDS / ((performance.now() - started) / 1000);
+  const outboxRate = left / ((performance.now() - started) / 1000);
 
   await start(envOf(bobTeam.home, bobTeam.port), bobTeam.port);
   await start(envOf(bobLocal.home, bobLocal.port), bobLocal.port);
@@ -350,25 +367,7 @@ async function main() {
         session,
       ),
     );
-    let localAt = 0;
-    let pushedAt = 0;
     for (let tries = 0; ; tries++) {
-      if (process.env['BENCH_VERBOSE'] && !pushedAt) {
-        if (!localAt) {
-          const l = await http(
-            aliceC.port,
-            'GET',
-            `/v1/memories?namespace=${encodeURIComponent(alice.namespace)}&limit=1`,
-          );
-          if (JSON.stringify(l.json).includes(word)) localAt = performance.now() - t0;
-        } else {
-          const o = await http(aliceC.port, 'GET', '/v1/sharing');
-          if (o.json.outbox.count === 0) {
-            pushedAt = performance.now() - t0;
-            console.log(`  local ${localAt.toFixed(0)} ms, pushed ${pushedAt.toFixed(0)} ms`);
-          }
-        }
-      }
       const r = await http(
         bobTeam.port,
         'POST',
@@ -404,7 +403,7 @@ async function main() {
   console.log('outbox                                  records/s');
   console.log(`  bare sequential PUT loop (baseline)  ${directRate.toFixed(0).padStart(9)}`);
   console.log(
-    `  Alice's outbox drained               ${outboxRate.toFixed(0).padStart(9)}  (incl. collector start)`,
+    `  Alice's outbox drained               ${outboxRate.toFixed(0).padStart(9)}  records/s over what was left when it answered`,
   );
   console.log("end of Alice's turn → in Bob's context   p50 ms   p99 ms   max ms");
   console.log(
