@@ -173,6 +173,12 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await put('alice', edited, 3)).json.stored).toBe(true);
     expect((await put('alice', { ...r, title: 'stale' }, 2)).json.stored).toBe(false);
     expect((await storage.getRecord(r.record_id))?.title).toBe(edited.title);
+    const metrics = await send(port, 'GET', '/metrics', {
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(metrics.text).toMatch(
+      /^kiro_learn_team_writes_total\{op="push",outcome="stale"\} [1-9]/m,
+    );
     const twice = await search('bob', 'stripe');
     expect(twice.json.items.map((i: { record: MemoryRecord }) => i.record.title)).toEqual([
       edited.title,
@@ -239,9 +245,15 @@ describe.each(backends)('team server on $name', (backend) => {
       ['GET', '/v1/events'],
       ['GET', '/v1/stats'],
       ['GET', '/v1/export'],
-      ['GET', '/ui/api/records'],
+      ['GET', '/ui/api/memories'],
+      ['GET', '/v1/stream'],
+      ['POST', '/v1/forget'],
+      ['POST', '/v1/events'],
     ] as const) {
-      const reply = await send(port, method, path, { headers: as('lead') });
+      const reply = await send(port, method, path, {
+        headers: as('lead'),
+        ...(method === 'POST' ? { body: { all: true } } : {}),
+      });
       expect(reply.status, path).toBe(403);
       expect(reply.json.error, path).toMatch(/team routes only/);
     }

@@ -186,8 +186,10 @@ export interface StorageBackend {
    * A consistent copy of the whole database at `path` (a file that opens as a database
    * on its own), taken while reads and writes go on. Throws StorageError `unsupported`
    * where the backend has no file to copy (a server database: use its own tools).
+   * `signal` abandons a copy under way (a shutdown): it rejects at the next step, with no
+   * file left at `path`.
    */
-  backup(path: string): Promise<{ bytes: number }>;
+  backup(path: string, options?: { signal?: AbortSignal }): Promise<{ bytes: number }>;
 
   // ---- totals ----
   stats(namespace?: string): Promise<StorageStats>;

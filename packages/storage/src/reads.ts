@@ -29,4 +29,6 @@ export const READ_METHODS = [
   'stats',
   'sizeBytes',
   'teamRecordInfo',
+  'scanEvents',
+  'scanRecords',
 ] as const satisfies ReadonlyArray<keyof StorageBackend>;

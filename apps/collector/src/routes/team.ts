@@ -117,6 +117,7 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       admin: member.role === 'admin',
       revision: body.revision,
     });
+    ctx.metrics.teamWrites.inc({ op: 'push', outcome: outcome.status });
     switch (outcome.status) {
       case 'stored':
         // Searchable by meaning once the push returns.
@@ -147,6 +148,7 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       member: member.name,
       admin: member.role === 'admin',
     });
+    ctx.metrics.teamWrites.inc({ op: 'delete', outcome });
     if (outcome === 'missing') throw httpError(404, `no shared memory record ${id} in your team`);
     if (outcome === 'forbidden') {
       throw httpError(

@@ -99,6 +99,14 @@ describe('viewerApp', () => {
       },
     });
     expect((await app().request('/api/team?ids=nope')).status).toBe(400);
+    // The projects screen tells one team's copy of a project from another's.
+    const { items } = (await json(await app().request('/api/projects'))) as {
+      items: { namespace: string; project: string }[];
+    };
+    expect(items.find((p) => p.namespace === shared.namespace)?.project).toBe(
+      'github.com-acme-shop (team payments)',
+    );
+    expect(items.find((p) => p.namespace === NS)?.project).toBe('shop');
     await storage.deleteRecord(shared.record_id);
   });
 

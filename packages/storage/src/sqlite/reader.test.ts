@@ -47,6 +47,10 @@ describe('openSqliteReader', () => {
     expect(await reader.listRetrievals({ limit: 5 })).toEqual(
       await storage.listRetrievals({ limit: 5 }),
     );
+    expect(await reader.scanEvents({ limit: 10 })).toEqual(await storage.scanEvents({ limit: 10 }));
+    expect(await reader.scanRecords({ limit: 10 })).toEqual(
+      await storage.scanRecords({ limit: 10 }),
+    );
     expect(await reader.sizeBytes()).toBeGreaterThan(0);
     const shared = record({ namespace: '/actor/team:core/project/payments-api/' });
     await storage.putTeamRecord({

@@ -94,6 +94,12 @@ class SqliteReader implements StorageReader {
   stats(...args: Parameters<StorageReads['stats']>) {
     return this.#call('stats', args) as ReturnType<StorageReads['stats']>;
   }
+  scanEvents(...args: Parameters<StorageReads['scanEvents']>) {
+    return this.#call('scanEvents', args) as ReturnType<StorageReads['scanEvents']>;
+  }
+  scanRecords(...args: Parameters<StorageReads['scanRecords']>) {
+    return this.#call('scanRecords', args) as ReturnType<StorageReads['scanRecords']>;
+  }
   sizeBytes() {
     return this.#call('sizeBytes', []) as ReturnType<StorageReads['sizeBytes']>;
   }
