@@ -127,6 +127,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ui: viewerApp({
       storage: reads,
       ...(opened.reads ? { models: readerModels(opened.reads) } : {}),
+      teamRecords: (ids) => storage.sharing.teamRecords(ids),
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,

@@ -3,13 +3,17 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, newEventId, newRecordId } from '@kiro-learn/schema';
+import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { openSqliteStorage } from '@kiro-learn/storage';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../src/commands/index.js';
 import { type Daemon, startDaemon } from '../src/daemon.js';
+import { silentLogger } from '../src/log/logger.js';
+import { createTeamClient } from '../src/team/client.js';
+import { startOutboxPusher } from '../src/team/outbox.js';
 import { freePort } from './child.js';
 import { send } from './helpers.js';
 
@@ -324,6 +328,16 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     expect(context.records).toContain(record.record_id);
     expect(context.context).toContain(`### ${record.title} — from alice\n`);
 
+    // Bob's viewer names the teammate's record and whose it is (his own would have no origin).
+    await waitFor('the kept copy', async () => {
+      const origins = await send(bob.port, 'GET', `/ui/api/origins?ids=${record.record_id}`);
+      return origins.json[record.record_id] ? origins.json : undefined;
+    }).then((origins) =>
+      expect(origins[record.record_id]).toMatchObject({ origin: 'team', author: 'alice' }),
+    );
+    const titles = await send(bob.port, 'GET', `/ui/api/titles?ids=${record.record_id}`);
+    expect(titles.json).toEqual({ [record.record_id]: record.title });
+
     // Alice's own prompt has her local copy once, unlabelled.
     const own = await prompt(alice, aliceRepo, 'stripe webhook signature check failing again');
     expect(own.records.filter((id) => id === record.record_id)).toHaveLength(1);
@@ -463,6 +477,43 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     const after = await prompt(bob, bobRepo, 'ledger export csv quoting', 'bob-after-delete');
     expect(after.records).not.toContain(record!.record_id);
+  }, 120_000);
+
+  it('records are scrubbed with the user’s own patterns before they leave the machine', async () => {
+    // A record stored before its secret's pattern was added to privacy.extraPatterns.
+    const storage = await openSqliteStorage({ path: join(temp('kl-team-scrub-'), 'db.sqlite') });
+    cleanups.push(() => storage.close());
+    const namespace = '/actor/dave/project/billing-0123456789ab/';
+    await storage.sharing.share(namespace, 'billing-0123456789ab');
+    const record = {
+      record_id: newRecordId(),
+      namespace,
+      strategy: 'mcp_observation',
+      title: 'Staging billing key',
+      summary: 'Staging signs invoices with ACME-7731-SECRET; production has its own.',
+      facts: ['The key ACME-7731-SECRET rotates monthly'],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'discovery' as const,
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    await storage.putRecord(record);
+    const pusher = startOutboxPusher({
+      storage,
+      client: createTeamClient({ url: server.url, token: tokens['dave']! }),
+      scrubber: createScrubber({ extraPatterns: ['ACME-\\d{4}-SECRET'] }),
+      logger: silentLogger,
+      timing: FAST.timing,
+    });
+    expect(await pusher.drain()).toBe(true);
+    await pusher.stop();
+    const [stored] = await server.query<{ summary: string; facts: string }>(
+      'SELECT summary, facts FROM memory_records WHERE record_id = $1',
+      [record.record_id],
+    );
+    expect(stored!.summary).toContain('Staging signs invoices with');
+    expect(`${stored!.summary} ${stored!.facts}`).not.toContain('ACME-7731-SECRET');
   }, 120_000);
 
   it('raw events never reach the team server', async () => {

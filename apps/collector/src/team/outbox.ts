@@ -1,4 +1,4 @@
-import { type Scrubber, scrubRecord } from '@kiro-learn/schema';
+import { type MemoryRecord, type Scrubber, scrubRecord } from '@kiro-learn/schema';
 import type { OutboxEntry, StorageBackend } from '@kiro-learn/storage';
 import type { Logger } from '../log/logger.js';
 import { type TeamClient, TeamRequestError } from './client.js';
@@ -87,32 +87,50 @@ export function startOutboxPusher(options: {
     });
 
   /** Pushes one record's entries (the last one counts); throws what the server said. */
-  async function push(last: OutboxEntry): Promise<void> {
+  async function push(last: OutboxEntry, record: MemoryRecord | undefined): Promise<void> {
     if (last.op === 'delete') {
       await client.deleteRecord(last.recordId);
       return;
     }
-    const record = await storage.getRecord(last.recordId);
-    // Gone or moved since: the delete queued with that change follows and says so.
+    // Gone or moved since: the delete queued with that change follows and says so. (An
+    // edit after this read queued an entry of its own, which pushes the newer text.)
     if (!record || record.namespace !== last.namespace) return;
     await client.putRecord(last.projectId, last.seq, scrubRecord(record, scrubber));
   }
 
-  /** One pass over the outbox. True when it is empty, false when a push failed. */
+  /**
+   * One pass over the outbox. True when it is empty, false when a push failed. Pushed
+   * entries leave the outbox a batch at a time: should the collector die in between, they
+   * are pushed again with the same revisions, which the server answers `stored: false`.
+   */
   async function pass(): Promise<boolean> {
+    const done: number[] = [];
+    try {
+      return await drainBatches(done);
+    } finally {
+      if (done.length > 0) await storage.sharing.completeOutbox(done);
+    }
+  }
+
+  async function drainBatches(done: number[]): Promise<boolean> {
     for (;;) {
       if (stopped) return false;
+      if (done.length > 0) await storage.sharing.completeOutbox(done.splice(0));
       const entries = await storage.sharing.nextOutbox(timing.batch);
       if (entries.length === 0) return true;
       const lastOf = new Map<string, OutboxEntry>();
       for (const entry of entries) lastOf.set(entry.recordId, entry);
+      const puts = [...lastOf.values()].filter((e) => e.op === 'put').map((e) => e.recordId);
+      const current = new Map(
+        (await storage.getRecords(puts)).map((record) => [record.record_id, record]),
+      );
       for (const entry of entries) {
         if (stopped) return false;
         const last = lastOf.get(entry.recordId)!;
         if (last !== entry) continue;
         const seqs = entries.filter((e) => e.recordId === entry.recordId).map((e) => e.seq);
         try {
-          await push(last);
+          await push(last, current.get(last.recordId));
           state.pushed++;
           state.lastPushAt = new Date().toISOString();
           delete state.lastError;
@@ -134,7 +152,7 @@ export function startOutboxPusher(options: {
             return false;
           }
         }
-        await storage.sharing.completeOutbox(seqs);
+        done.push(...seqs);
       }
     }
   }

@@ -151,7 +151,31 @@ export function viewerApp(deps: ViewerDeps): Hono {
     const q = parse(c, RecordIdsQuery, c.req.query());
     if (q instanceof Response) return q;
     const records = await storage.getRecords(q.ids);
-    return c.json(Object.fromEntries(records.map((r) => [r.record_id, r.title])));
+    const titles = Object.fromEntries(records.map((r) => [r.record_id, r.title]));
+    // A teammate's record a retrieval injected is not a local record: its kept copy names it.
+    const missing = q.ids.filter((id) => !(id in titles));
+    if (missing.length > 0 && deps.teamRecords) {
+      for (const copy of await deps.teamRecords(missing)) {
+        titles[copy.record.record_id] = copy.record.title;
+      }
+    }
+    return c.json(titles);
+  });
+
+  // Where retrieved records came from, on a developer's machine in a team: the ids of
+  // teammates' records with their author (ids left out are this machine's own records).
+  app.get('/api/origins', async (c) => {
+    const q = parse(c, RecordIdsQuery, c.req.query());
+    if (q instanceof Response) return q;
+    const copies = deps.teamRecords ? await deps.teamRecords(q.ids) : [];
+    return c.json(
+      Object.fromEntries(
+        copies.map((copy) => [
+          copy.record.record_id,
+          { origin: 'team', author: copy.author, project_id: copy.projectId },
+        ]),
+      ),
+    );
   });
 
   // Who shared the records of a team server's team namespaces (absent for any other record).
