@@ -3,7 +3,8 @@
 // kind, back to back, each round from a cold page cache where `dd iflag=nocache` can drop
 // it), with those reads on the event loop (`loop`, as before) and on the reader thread
 // (`thread`, as the daemon runs). The baseline is the same POSTs with no reads, in the same
-// run. Prints the median, p99 and worst POST latency. BENCH_MS sets each phase's length.
+// run. Prints the median, p99 and worst POST latency, and the server's event-loop delay
+// (p99, max). BENCH_MS sets each phase's length, BENCH_READS the paths read (space-separated).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
@@ -101,12 +102,35 @@ async function startServer(mode: string, path: string) {
   const child = spawn(process.execPath, [...process.execArgv, SERVER, mode, path], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<number>((resolve) =>
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
-  );
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  let rest = '';
+  child.stdout.on('data', (d) => {
+    rest += String(d);
+    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
+      const line = rest.slice(0, i);
+      rest = rest.slice(i + 1);
+      if (waiting) {
+        waiting(line);
+        waiting = undefined;
+      } else lines.push(line);
+    }
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve) => {
+      const line = lines.shift();
+      if (line !== undefined) resolve(line);
+      else waiting = resolve;
+    });
+  const port = Number(await nextLine());
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     port,
+    /** The server's event-loop delay since the last call (p99, max in ms). */
+    loopDelay: async () => {
+      child.kill('SIGUSR2');
+      return JSON.parse(await nextLine()) as { p99: number; max: number };
+    },
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -114,7 +138,7 @@ async function startServer(mode: string, path: string) {
   };
 }
 
-const VIEWER_READS = [
+const VIEWER_READS = process.env['BENCH_READS']?.split(' ') ?? [
   '/ui/api/health',
   '/ui/api/projects',
   '/ui/api/activity?limit=200',
@@ -131,7 +155,13 @@ function dropCache(path: string): boolean {
 }
 
 /** POSTs one event every 20 ms for PHASE_MS (and the viewer reads meanwhile, if asked). */
-async function phase(port: number, path: string, withReads: boolean) {
+async function phase(
+  server: Awaited<ReturnType<typeof startServer>>,
+  path: string,
+  withReads: boolean,
+) {
+  const { port } = server;
+  await server.loopDelay();
   const end = performance.now() + PHASE_MS;
   let reads = 0;
   let failed = 0;
@@ -151,6 +181,7 @@ async function phase(port: number, path: string, withReads: boolean) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   await reader;
+  const loop = await server.loopDelay();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -161,6 +192,7 @@ async function phase(port: number, path: string, withReads: boolean) {
     max: latencies.at(-1) ?? 0,
     reads,
     failed,
+    loop,
   };
 }
 
@@ -172,16 +204,16 @@ try {
     `reads benchmark: ${PHASE_MS} ms per phase, Node ${process.version}, ${(statSync(path).size / 2 ** 20).toFixed(0)} MiB database, ${dropCache(path) ? 'cold' : 'warm (no dd to drop the cache)'} reads: ${VIEWER_READS.join(' ')}`,
   );
   console.log(
-    ' reads    phase              posts   p50 ms   p99 ms   max ms  viewer reads  failed',
+    ' reads    phase              posts   p50 ms   p99 ms   max ms  viewer reads  failed  loop p99 loop max',
   );
   const fmt = (n: number) => n.toFixed(2).padStart(9);
   for (const mode of ['thread', 'loop']) {
     const server = await startServer(mode, path);
     for (const withReads of [false, true]) {
-      const r = await phase(server.port, path, withReads);
+      const r = await phase(server, path, withReads);
       const label = withReads ? 'while viewer reads' : 'baseline (no reads)';
       console.log(
-        ` ${mode.padEnd(8)} ${label.padEnd(19)}${String(r.posts).padStart(6)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.max)}${String(r.reads).padStart(14)}${String(r.failed).padStart(8)}`,
+        ` ${mode.padEnd(8)} ${label.padEnd(19)}${String(r.posts).padStart(6)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.max)}${String(r.reads).padStart(14)}${String(r.failed).padStart(8)}${fmt(r.loop.p99)}${fmt(r.loop.max)}`,
       );
     }
     await server.stop();

@@ -17,6 +17,7 @@ import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
+import { readerModels } from './viewer/models.js';
 
 /** How the daemon runs. */
 export interface DaemonOptions {
@@ -125,6 +126,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
     ui: viewerApp({
       storage: reads,
+      ...(opened.reads ? { models: readerModels(opened.reads) } : {}),
       teamRecords: (ids) => storage.sharing.teamRecords(ids),
       version: VERSION,
       startedAt,

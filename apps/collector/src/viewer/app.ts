@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { assetLoader, DEFAULT_ASSETS_DIR, isAssetName } from './assets.js';
 import type { ViewerDeps } from './deps.js';
-import { latencyBuckets } from './latency.js';
+import { localModels } from './models.js';
 import { listProjects } from './projects.js';
 import { summarizeEvent } from './summary.js';
 
@@ -24,8 +24,6 @@ const CSP =
 const HOUR_MS = 60 * 60 * 1000;
 /** How long "extract now" waits for a refusal before answering that the run started. */
 const START_WAIT_MS = 250;
-/** Retrievals read for the latency chart; beyond this many an hour the chart shows the newest. */
-const LATENCY_SAMPLES = 20_000;
 
 const day = z.iso.date().or(z.iso.datetime({ offset: true }));
 const page = {
@@ -74,6 +72,7 @@ function untilTime(value: string): string {
  */
 export function viewerApp(deps: ViewerDeps): Hono {
   const { storage } = deps;
+  const models = deps.models ?? localModels(storage);
   const now = deps.now ?? Date.now;
   const load = assetLoader(deps.assetsDir ?? DEFAULT_ASSETS_DIR);
   const app = new Hono();
@@ -111,12 +110,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
   app.get('/api/activity', async (c) => {
     const q = parse(c, ActivityQuery, c.req.query());
     if (q instanceof Response) return q;
-    const [events, extractions, retrievals] = await Promise.all([
-      storage.listEvents({ limit: q.limit }),
-      storage.listExtractions({ limit: q.limit }),
-      storage.listRetrievals({ limit: q.limit }),
-    ]);
-    return c.json({ events: events.items.map(summarizeEvent), extractions, retrievals });
+    return c.json(await models.activity(q.limit));
   });
 
   app.get('/api/memories', async (c) => {
@@ -227,26 +221,17 @@ export function viewerApp(deps: ViewerDeps): Hono {
 
   app.get('/api/health', async (c) => {
     const at = now();
-    const [sizeBytes, stats, retrievals] = await Promise.all([
-      storage.sizeBytes(),
-      storage.stats(),
-      // Only the hour the chart shows: an index range, however long the log.
-      storage.listRetrievals({
-        limit: LATENCY_SAMPLES,
-        since: new Date(at - HOUR_MS).toISOString(),
-      }),
-    ]);
-    const samples = retrievals.map((r) => ({ at: Date.parse(r.createdAt), ms: r.latencyMs }));
+    const { db_bytes, events, memories, projects, latency } = await models.health(at);
     return c.json({
       version: deps.version,
       uptime_s: Math.max(0, Math.round((at - deps.startedAt) / 1000)),
       started_at: new Date(deps.startedAt).toISOString(),
-      db_bytes: sizeBytes,
+      db_bytes,
       extractor: deps.extractor(),
-      events: stats.events.total,
-      memories: stats.memories.total,
-      projects: stats.projects.length,
-      latency: latencyBuckets(samples, at, HOUR_MS, 12),
+      events,
+      memories,
+      projects,
+      latency,
     });
   });
 

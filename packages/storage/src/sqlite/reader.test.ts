@@ -77,6 +77,19 @@ describe('openSqliteReader', () => {
     );
   });
 
+  it('runs a read model where it reads, and says which model does not exist', async () => {
+    const storage = await openTemp();
+    const reader = openSqliteReader({
+      path: storage.path,
+      models: new URL('../../test/fixtures/read-models.ts', import.meta.url),
+    });
+    onCleanup(() => reader.close());
+    await storage.putEvent(event({ kind: 'prompt' }));
+    await storage.putEvent(event({ kind: 'tool_use' }));
+    expect(await reader.model('kinds', 10)).toEqual(['tool_use', 'prompt']);
+    await expect(reader.model('nope')).rejects.toThrow('no read model nope');
+  });
+
   it('keeps the storage error code of a refused read, and cannot write', async () => {
     const { reader } = await withReader();
     const refused = await reader.listEvents({ limit: 1, cursor: 'nope' }).catch((e) => e);
