@@ -1,10 +1,12 @@
 // Reads benchmark: how long POST /v1/events takes while the viewer reads a large database
-// (its health, projects and activity screens and /v1/stats, back to back), with those
-// reads on the event loop (`loop`, as before) and on the reader thread (`thread`, as the
-// daemon runs). The baseline is the same POSTs with no reads, in the same run. Prints the
-// median, p99 and worst POST latency. BENCH_MS sets each phase's length.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// (its health, projects and activity screens, /v1/stats and an event list filtered by
+// kind, back to back, each round from a cold page cache where `dd iflag=nocache` can drop
+// it), with those reads on the event loop (`loop`, as before) and on the reader thread
+// (`thread`, as the daemon runs). The baseline is the same POSTs with no reads, in the same
+// run. Prints the median, p99 and worst POST latency, and the server's event-loop delay
+// (p99, max). BENCH_MS sets each phase's length, BENCH_READS the paths read (space-separated).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,12 +102,35 @@ async function startServer(mode: string, path: string) {
   const child = spawn(process.execPath, [...process.execArgv, SERVER, mode, path], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<number>((resolve) =>
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim()))),
-  );
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  let rest = '';
+  child.stdout.on('data', (d) => {
+    rest += String(d);
+    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
+      const line = rest.slice(0, i);
+      rest = rest.slice(i + 1);
+      if (waiting) {
+        waiting(line);
+        waiting = undefined;
+      } else lines.push(line);
+    }
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve) => {
+      const line = lines.shift();
+      if (line !== undefined) resolve(line);
+      else waiting = resolve;
+    });
+  const port = Number(await nextLine());
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     port,
+    /** The server's event-loop delay since the last call (p99, max in ms). */
+    loopDelay: async () => {
+      child.kill('SIGUSR2');
+      return JSON.parse(await nextLine()) as { p99: number; max: number };
+    },
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -113,20 +138,36 @@ async function startServer(mode: string, path: string) {
   };
 }
 
-const VIEWER_READS = [
+const VIEWER_READS = process.env['BENCH_READS']?.split(' ') ?? [
   '/ui/api/health',
   '/ui/api/projects',
   '/ui/api/activity?limit=200',
   '/v1/stats',
+  // Every project's turn summaries: a scan of the events table (no index has kind first).
+  '/v1/events?kind=session_summary&limit=50',
 ];
 
+/** Drops the database file from the page cache (GNU dd; elsewhere a no-op): a cold read. */
+function dropCache(path: string): boolean {
+  return (
+    spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' }).status === 0
+  );
+}
+
 /** POSTs one event every 20 ms for PHASE_MS (and the viewer reads meanwhile, if asked). */
-async function phase(port: number, withReads: boolean) {
+async function phase(
+  server: Awaited<ReturnType<typeof startServer>>,
+  path: string,
+  withReads: boolean,
+) {
+  const { port } = server;
+  await server.loopDelay();
   const end = performance.now() + PHASE_MS;
   let reads = 0;
   let failed = 0;
   const reader = (async () => {
     while (withReads && performance.now() < end) {
+      dropCache(path);
       for (const path of VIEWER_READS) if ((await call(port, 'GET', path)) !== 200) failed++;
       reads += VIEWER_READS.length;
     }
@@ -140,6 +181,7 @@ async function phase(port: number, withReads: boolean) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   await reader;
+  const loop = await server.loopDelay();
   latencies.sort((a, b) => a - b);
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
@@ -150,6 +192,7 @@ async function phase(port: number, withReads: boolean) {
     max: latencies.at(-1) ?? 0,
     reads,
     failed,
+    loop,
   };
 }
 
@@ -158,19 +201,19 @@ const path = join(dir, 'kiro-learn.db');
 try {
   await prepare(path);
   console.log(
-    `reads benchmark: ${PHASE_MS} ms per phase, Node ${process.version}; viewer reads: ${VIEWER_READS.join(' ')}`,
+    `reads benchmark: ${PHASE_MS} ms per phase, Node ${process.version}, ${(statSync(path).size / 2 ** 20).toFixed(0)} MiB database, ${dropCache(path) ? 'cold' : 'warm (no dd to drop the cache)'} reads: ${VIEWER_READS.join(' ')}`,
   );
   console.log(
-    ' reads    phase              posts   p50 ms   p99 ms   max ms  viewer reads  failed',
+    ' reads    phase              posts   p50 ms   p99 ms   max ms  viewer reads  failed  loop p99 loop max',
   );
   const fmt = (n: number) => n.toFixed(2).padStart(9);
   for (const mode of ['thread', 'loop']) {
     const server = await startServer(mode, path);
     for (const withReads of [false, true]) {
-      const r = await phase(server.port, withReads);
+      const r = await phase(server, path, withReads);
       const label = withReads ? 'while viewer reads' : 'baseline (no reads)';
       console.log(
-        ` ${mode.padEnd(8)} ${label.padEnd(19)}${String(r.posts).padStart(6)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.max)}${String(r.reads).padStart(14)}${String(r.failed).padStart(8)}`,
+        ` ${mode.padEnd(8)} ${label.padEnd(19)}${String(r.posts).padStart(6)}${fmt(r.p50)}${fmt(r.p99)}${fmt(r.max)}${String(r.reads).padStart(14)}${String(r.failed).padStart(8)}${fmt(r.loop.p99)}${fmt(r.loop.max)}`,
       );
     }
     await server.stop();

@@ -24,11 +24,13 @@ import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
+import { sharingRoutes } from './routes/sharing.js';
 import { streamRoutes } from './routes/stream.js';
 import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
+import { startTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from './team/runtime.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -78,6 +80,8 @@ export interface CollectorOptions {
   now?: () => number;
   /** Embeds imported records for the current model, when there is an embedder. */
   embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
+  /** Team memory pacing (tests and benchmarks); team memory runs when settings join a team. */
+  team?: TeamRuntimeOptions;
 }
 
 export interface ListenInfo {
@@ -128,10 +132,22 @@ export function createCollector(options: CollectorOptions): Collector {
   let inFlight = 0;
   let closing: Promise<void> | undefined;
 
+  const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
+  // Team memory (settings join a team): shared projects' records are pushed from the
+  // outbox, and retrieval asks the team server too.
+  const team: TeamRuntime | undefined = startTeamRuntime({
+    storage,
+    settings,
+    scrubber,
+    logger,
+    hub,
+    ...(options.team ? { options: options.team } : {}),
+  });
   const retriever = createRetriever({
     storage,
     budgetMs: settings.retrieval.budgetMs,
     maxRecords: settings.retrieval.records,
+    ...(team ? { remote: team.remote } : {}),
     ...(options.semantic ? { semantic: { embedder: options.semantic.embedder } } : {}),
     onError: (error) => logger.warn('retrieval error', { error }),
   });
@@ -141,7 +157,7 @@ export function createCollector(options: CollectorOptions): Collector {
     storage,
     reads,
     settings,
-    scrubber: createScrubber({ extraPatterns: settings.privacy.extraPatterns }),
+    scrubber,
     recentHooks: createRecentHooks(),
     hub,
     fanout,
@@ -260,6 +276,7 @@ export function createCollector(options: CollectorOptions): Collector {
     teamRoutes(ctx, (q) => retriever.search(q)),
   );
   app.route('/v1', dataRoutes(ctx));
+  app.route('/v1/sharing', sharingRoutes(team));
   if (options.ui) app.route('/ui', options.ui);
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
@@ -336,6 +353,7 @@ export function createCollector(options: CollectorOptions): Collector {
     }
     const draining = (async () => {
       await unwatch?.();
+      await team?.close();
       await options.drain?.();
       await semantic?.close();
       await retriever.flush();

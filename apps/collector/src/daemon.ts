@@ -2,7 +2,7 @@ import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { refreshHookScripts } from '@kiro-learn/shims';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
-import { type Collector, createCollector } from './app.js';
+import { type Collector, type CollectorOptions, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { startMaintenance } from './data/maintenance.js';
 import { pauses } from './data/pause.js';
@@ -17,6 +17,7 @@ import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
 import { viewerApp } from './viewer/index.js';
+import { readerModels } from './viewer/models.js';
 
 /** How the daemon runs. */
 export interface DaemonOptions {
@@ -24,6 +25,8 @@ export interface DaemonOptions {
   env: NodeJS.ProcessEnv;
   /** Where human-readable log lines go besides the log file (a TTY), if anywhere. */
   pretty?: NodeJS.WritableStream;
+  /** Team memory pacing (tests and benchmarks). */
+  team?: CollectorOptions['team'];
 }
 
 /** A running daemon: the collector, where it listens, and its shutdown. */
@@ -117,11 +120,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     semantic,
     version: VERSION,
+    ...(options.team ? { team: options.team } : {}),
     drain: () => buffer.drain(),
     abortExtraction: () => agents.abort(),
     status: () => ({ extractor: extractor.name, ...buffer.status() }),
     ui: viewerApp({
       storage: reads,
+      ...(opened.reads ? { models: readerModels(opened.reads) } : {}),
+      teamRecords: (ids) => storage.sharing.teamRecords(ids),
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,

@@ -8,12 +8,10 @@ import {
   scrubEvent,
   scrubRecord,
 } from '@kiro-learn/schema';
-import type { Member } from '@kiro-learn/storage';
 import { z } from 'zod';
 import type { AppContext } from './context.js';
 import { httpError } from './errors.js';
 import { parseWith } from './http/respond.js';
-import { eventAsMember, recordAsMember } from './members.js';
 import { retrieveWithin } from './retrieve.js';
 
 /**
@@ -59,7 +57,7 @@ export function refuseSecretNamespace(ctx: AppContext, namespace: string): void 
 }
 
 /**
- * POST /v1/events: validate → (a member's: their actor) → scrub → capture gate (a paused
+ * POST /v1/events: validate → scrub → capture gate (a paused
  * or ignored project stores nothing and gets no context) → (a hook's repeat: answered,
  * not stored) → store (with its pending-buffer entry, in one
  * transaction; a duplicate `event_id` stores nothing) → tell listeners → optional inline
@@ -69,11 +67,10 @@ export async function ingestEvent(
   ctx: AppContext,
   input: unknown,
   retrieval?: 'prompt' | 'session_start',
-  member?: Member,
   options: IngestOptions = {},
 ): Promise<PostEventResponse> {
   const started = performance.now();
-  const parsed = eventAsMember(parseWith(EventParser, input, 'event'), member);
+  const parsed = parseWith(EventParser, input, 'event');
   refuseSecretNamespace(ctx, parsed.namespace);
   const event = scrubEvent(parsed, ctx.scrubber);
   const skipped = options.imported ? undefined : ctx.captureGate(event);
@@ -157,8 +154,8 @@ export async function ingestEvent(
  * A memory record as POST /v1/memories and import take it: validated, its namespace
  * checked, scrubbed (a field scrubbing lengthened is cut back to its limit).
  */
-export function parseRecord(ctx: AppContext, input: unknown, member?: Member): MemoryRecord {
-  const record = recordAsMember(parseWith(MemoryRecordSchema, input, 'memory record'), member);
+export function parseRecord(ctx: AppContext, input: unknown): MemoryRecord {
+  const record = parseWith(MemoryRecordSchema, input, 'memory record');
   refuseSecretNamespace(ctx, record.namespace);
   // scrubRecord cuts a field that scrubbing lengthened back to its limit, so a valid
   // record stays valid.

@@ -112,6 +112,10 @@ export function createMetrics() {
       'kiro_learn_extracted_records_total',
       'Memory records stored by extraction.',
     ),
+    teamWrites: new Counter(
+      'kiro_learn_team_writes_total',
+      'Team record pushes and deletes, by op (push, delete) and outcome (stored, stale, deleted, missing, forbidden, conflict).',
+    ),
   };
 }
 export type CollectorMetrics = ReturnType<typeof createMetrics>;

@@ -7,6 +7,7 @@ import {
 } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
 import { CollectorError } from './errors.js';
+import { VIEWER_MODELS_URL } from './viewer/models.js';
 
 /** What `status`, `doctor` and /v1/status say about the storage. */
 export interface StorageHealth {
@@ -61,7 +62,8 @@ export async function openCollectorStorage(
     const storage = await openSqliteStorage({ path: database });
     return {
       storage,
-      reads: openSqliteReader({ path: database }),
+      // The viewer's heavy screens run beside that connection (viewer/models.ts).
+      reads: openSqliteReader({ path: database, models: VIEWER_MODELS_URL }),
       health: async () => ({ backend: 'sqlite', location: database, ok: true }),
     };
   }

@@ -71,6 +71,24 @@ describe('nesting depth', () => {
   });
 });
 
+describe('a body that scrubbing lengthens past the limit', () => {
+  it('is stored cut back under the limit (marked as truncated), not refused or stored over it', async () => {
+    // Each short password grows into a longer redaction: well over the limit once scrubbed.
+    const line = 'export DB_PASSWORD=hunter22 # staging; ';
+    const content = line.repeat(Math.floor((LIMITS.bodyBytes - 100) / line.length));
+    const event = makeEvent({ body: { type: 'text', content } });
+    const posted = await send(c.port, 'POST', '/v1/events', { body: event });
+    expect(posted.status).toBe(200);
+    expect(posted.json.stored).toBe(true);
+    const stored = await send(c.port, 'GET', `/v1/events/${event.event_id}`);
+    const body = stored.json.body as { type: 'text'; content: string };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(LIMITS.bodyBytes);
+    expect(body.content).toContain('[REDACTED:password]');
+    expect(body.content).not.toContain('hunter22');
+    expect(body.content.endsWith(' [truncated by kiro-learn]')).toBe(true);
+  });
+});
+
 describe('namespaces and ids', () => {
   it('keeps apart namespaces that differ only in unpaired surrogates: both are refused', async () => {
     const a = makeEvent({ namespace: '/actor/dev/project/app\uD800/' });

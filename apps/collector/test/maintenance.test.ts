@@ -1,5 +1,5 @@
 // Retention and daily backups on a fake clock (injected, never slept on), over real SQLite.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '@kiro-learn/storage';
@@ -75,6 +75,39 @@ describe('daily maintenance', () => {
     }
     expect(dailyBackups(home)).toHaveLength(2);
     expect(await storage.getEvent(recent.event_id)).toBeUndefined();
+  });
+});
+
+describe('stopping during the daily backup', () => {
+  it('abandons the copy (shutdown does not wait for it): no backup, no partial file, the day left to do', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'kl-maint-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+    cleanups.push(() => storage.close());
+    // About 40 MB: the copy takes many steps of 1,000 pages.
+    const content = 'npm test output '.repeat(500);
+    for (let i = 0; i < 5; i++) {
+      await Promise.all(
+        Array.from({ length: 1000 }, () =>
+          storage.putEvent(makeEvent({ body: { type: 'text', content } })),
+        ),
+      );
+    }
+    const settings = normalizeSettings({ backup: { keep: 1 } }, home);
+    const maintenance = startMaintenance({
+      storage,
+      settings,
+      logger: silentLogger,
+      now: () => Date.parse('2030-01-10T03:00:00Z'),
+      checkEveryMs: 1e9,
+    });
+    const run = maintenance.tick();
+    await maintenance.stop();
+    expect(await run).toBeUndefined();
+    expect(dailyBackups(home)).toEqual([]);
+    expect(readdirSync(join(home, 'backups')).filter((f) => f.endsWith('.partial'))).toEqual([]);
+    expect(existsSync(join(home, 'maintenance.json'))).toBe(false);
+    expect((await storage.stats()).events.total).toBe(5000);
   });
 });
 

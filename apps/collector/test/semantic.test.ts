@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
 import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
 import { silentLogger } from '../src/log/logger.js';
+import { hashToken, newMemberToken } from '../src/members.js';
 import { createSemantic, type EmbedderLoader } from '../src/semantic.js';
 import { cli, envFor, freePort } from './child.js';
 import { makeEvent, NS, send } from './helpers.js';
@@ -90,6 +91,43 @@ describe('semantic search in the collector', () => {
       model: shared.modelId,
       vectors: { records: 3, withVector: 3 },
     });
+  });
+
+  it("a team's search finds a pushed record by a paraphrase, within that team only", async () => {
+    const { port, storage } = await start();
+    const tokens: Record<string, string> = {};
+    for (const [name, team] of [
+      ['alice', 'payments'],
+      ['eve', 'growth'],
+    ] as const) {
+      tokens[name] = newMemberToken();
+      await storage.addMember({ name, team, role: 'member', tokenHash: hashToken(tokens[name]) });
+    }
+    const as = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
+    for (const r of [
+      other('Money is stored as integer cents', 'Floats drifted by a cent on refunds.'),
+      other('Redis cache for product listings', 'Listing pages cache for 60 seconds.'),
+      webhook(),
+    ]) {
+      const pushed = await send(port, 'PUT', `/v1/team/records/${r.record_id}`, {
+        body: { project_id: 'github.com-acme-shop', revision: 1, record: r },
+        headers: as('alice'),
+      });
+      expect(pushed.json.stored).toBe(true);
+    }
+    const teamSearch = (name: string) =>
+      send(
+        port,
+        'GET',
+        `/v1/team/search?${new URLSearchParams({ project: 'github.com-acme-shop', query: PARAPHRASE })}`,
+        { headers: as(name) },
+      );
+    const found = await teamSearch('alice');
+    expect(found.json.items[0]).toMatchObject({
+      record: { title: 'Stripe webhook signature verification fails' },
+      author: 'alice',
+    });
+    expect((await teamSearch('eve')).json.items).toEqual([]);
   });
 
   it('embeds records stored by extraction in the background', async () => {

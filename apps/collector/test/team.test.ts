@@ -163,12 +163,22 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await recent('bob')).json.items.map((i: { author: string }) => i.author)).toEqual([
       'alice',
     ]);
+    // Any text is a query, none is an error.
+    for (const text of ['', '"', 'AND OR NOT *', ')(', 'ünïcödé 🙂']) {
+      expect((await search('bob', text)).status, text).toBe(200);
+    }
 
     // Revisions only move forward: an older one arriving late changes nothing.
     const edited = { ...r, title: 'Stripe webhooks: verify the raw body' };
     expect((await put('alice', edited, 3)).json.stored).toBe(true);
     expect((await put('alice', { ...r, title: 'stale' }, 2)).json.stored).toBe(false);
     expect((await storage.getRecord(r.record_id))?.title).toBe(edited.title);
+    const metrics = await send(port, 'GET', '/metrics', {
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(metrics.text).toMatch(
+      /^kiro_learn_team_writes_total\{op="push",outcome="stale"\} [1-9]/m,
+    );
     const twice = await search('bob', 'stripe');
     expect(twice.json.items.map((i: { record: MemoryRecord }) => i.record.title)).toEqual([
       edited.title,
@@ -235,9 +245,15 @@ describe.each(backends)('team server on $name', (backend) => {
       ['GET', '/v1/events'],
       ['GET', '/v1/stats'],
       ['GET', '/v1/export'],
-      ['GET', '/ui/api/records'],
+      ['GET', '/ui/api/memories'],
+      ['GET', '/v1/stream'],
+      ['POST', '/v1/forget'],
+      ['POST', '/v1/events'],
     ] as const) {
-      const reply = await send(port, method, path, { headers: as('lead') });
+      const reply = await send(port, method, path, {
+        headers: as('lead'),
+        ...(method === 'POST' ? { body: { all: true } } : {}),
+      });
       expect(reply.status, path).toBe(403);
       expect(reply.json.error, path).toMatch(/team routes only/);
     }
@@ -247,6 +263,20 @@ describe.each(backends)('team server on $name', (backend) => {
     });
     expect(all.status).toBe(200);
     expect(all.json.total).toBeGreaterThan(0);
+    // A record the server's token saved into a team's namespace was shared by no member:
+    // it does not go out to members.
+    const unshared = record({
+      namespace: teamNamespace('core', PROJECT),
+      title: 'Zeppelin hangar inventory',
+    });
+    const saved = await send(port, 'POST', '/v1/memories', {
+      body: unshared,
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(saved.status).toBe(200);
+    expect((await search('bob', 'zeppelin hangar')).json.items).toEqual([]);
+    const ids = (await recent('bob')).json.items.map((i: { record: MemoryRecord }) => i.record);
+    expect(ids.map((r: MemoryRecord) => r.record_id)).not.toContain(unshared.record_id);
   });
 
   it('a removed member is refused at once', async () => {

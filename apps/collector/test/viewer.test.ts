@@ -16,6 +16,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
 import { loadSettings } from '../src/config/load.js';
+import { hashToken, newMemberToken } from '../src/members.js';
 import { viewerApp } from '../src/viewer/index.js';
 
 const APP_DIR = join(import.meta.dirname, '..');
@@ -562,6 +563,42 @@ describe('viewer', () => {
     await page.getByText('ACP: kiro-cli acp --agent kiro-learn-compressor').waitFor();
     await page.getByRole('img', { name: /Retrieval latency/ }).waitFor();
     await shot('health');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('shows who shared a record a team member pushed', async () => {
+    // The member is added as `kiro-learn team add-member` does, from another connection.
+    const admin = await openSqliteStorage({ path: join(dir, 'kiro-learn.db') });
+    const token = newMemberToken();
+    await admin.addMember({
+      name: 'alice',
+      team: 'payments',
+      role: 'member',
+      tokenHash: hashToken(token),
+    });
+    await admin.close();
+    const shared = {
+      ...record,
+      record_id: newRecordId(),
+      title: 'Refunds go through the ledger queue',
+    };
+    const pushed = await fetch(`${base}/v1/team/records/${shared.record_id}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ project_id: 'github.com-acme-billing', revision: 1, record: shared }),
+    });
+    expect(pushed.status).toBe(200);
+    await page.goto(`${base}/ui/#/memories`);
+    const row = page.getByRole('link', { name: /Refunds go through the ledger queue/ });
+    await poll(() => row.textContent()).toContain('shared by alice · team payments');
+    // A record nobody shared names no one.
+    const local = page.locator('a.record-row').filter({ hasNotText: 'Refunds go through' }).first();
+    expect(await local.textContent()).not.toContain('shared by');
+    await row.click();
+    await page.getByRole('heading', { name: 'Refunds go through the ledger queue' }).waitFor();
+    await poll(() => page.locator('p.meta').first().textContent()).toContain(
+      'shared by alice · team payments',
+    );
     expect(consoleErrors).toEqual([]);
   });
 });

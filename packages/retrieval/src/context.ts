@@ -28,6 +28,11 @@ export interface ContextBudget {
    * context already is left out as a repeat (default DEFAULT_MAX_OVERLAP; 1 keeps everything).
    */
   maxOverlap?: number;
+  /**
+   * Who a record is from, when not the reader (a teammate's record from team memory):
+   * its heading then reads `### <title> — from <author>`.
+   */
+  author?: (record: MemoryRecord) => string | undefined;
 }
 
 /** A formatted context and what went into it. */
@@ -105,7 +110,8 @@ export function formatContext(
     const lines = record.summary.trim().split('\n');
     const fresh = lines.filter((line) => overlap(wordPairs(line), said) <= maxOverlap);
     const summaryText = (fresh.length > 0 ? fresh : lines).join('\n').trim();
-    const head = `\n### ${title}\n\n`;
+    const author = budget.author?.(record);
+    const head = `\n### ${title}${author ? ` — from ${oneLine(author)}` : ''}\n\n`;
     const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
     if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
       budgetCut = true;

@@ -32,6 +32,13 @@ export {
 export { promptFromBody } from './prompt.js';
 // Ranking on top of storage's BM25: file, identifier and concept boosts, mild recency.
 export { DEFAULT_RANK_WEIGHTS, type RankedHit, type RankWeights, rankHits } from './rank.js';
+export {
+  authorLabel,
+  type MergedHit,
+  mergeRemote,
+  type RemoteHit,
+  type RemoteSource,
+} from './remote.js';
 // The retriever: createRetriever({ storage }) → retrieve / sessionStart / search.
 export {
   createRetriever,

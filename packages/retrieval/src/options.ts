@@ -4,6 +4,7 @@ import { DEFAULT_MAX_OVERLAP } from './context.js';
 import { RetrievalError } from './errors.js';
 import { DEFAULT_HYBRID_WEIGHTS, type HybridWeights } from './hybrid.js';
 import { DEFAULT_RANK_WEIGHTS, type RankWeights } from './rank.js';
+import type { RemoteSource } from './remote.js';
 import type { SemanticOptions } from './semantic.js';
 
 /** Settings of a retriever; every field but `storage` has a default. */
@@ -45,17 +46,23 @@ export interface RetrieverOptions {
   now?: () => number;
   /** Told about every error a retrieval swallowed (default: ignore). */
   onError?: (error: unknown) => void;
+  /** Records from outside local storage (team memory), searched in parallel; omitted: none. */
+  remote?: RemoteSource;
 }
 
 /** Options with every default filled in, frozen. */
 export type ResolvedRetrieverOptions = Readonly<
   Required<
-    Omit<RetrieverOptions, 'columnWeights' | 'rankWeights' | 'hybridWeights' | 'semantic'>
+    Omit<
+      RetrieverOptions,
+      'columnWeights' | 'rankWeights' | 'hybridWeights' | 'semantic' | 'remote'
+    >
   > & {
     columnWeights: Readonly<Partial<ColumnWeights>>;
     rankWeights: Readonly<RankWeights>;
     hybridWeights: Readonly<HybridWeights>;
     semantic: SemanticOptions | undefined;
+    remote: RemoteSource | undefined;
     /** The semantic share of the latency budget, in ms. */
     semanticBudgetMs: number;
   }
@@ -99,6 +106,11 @@ export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOpti
     storage: options.storage,
     budgetMs,
     semantic,
+    // The remote source never gets more than the whole budget.
+    remote: options.remote && {
+      ...options.remote,
+      budgetMs: Math.min(budgetMs, positive('remote.budgetMs', options.remote.budgetMs, budgetMs)),
+    },
     semanticBudgetMs: Math.min(
       budgetMs,
       positive('semantic.budgetMs', semantic?.budgetMs, budgetMs / 2),

@@ -3,6 +3,13 @@ import { formatContext } from './context.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { type RankedHit, rankHits } from './rank.js';
+import {
+  authorLabel,
+  type MergedHit,
+  mergeRemote,
+  type RemoteHit,
+  remoteWithin,
+} from './remote.js';
 import { isFresh, SeenRecords } from './seen.js';
 import { currentEmbedder } from './semantic.js';
 import { analysePrompt } from './terms.js';
@@ -42,6 +49,8 @@ export interface RetrievalOutcome {
   budgetCut: boolean;
   /** Why the result is empty, when an error made it so. */
   error?: string;
+  /** Records in the context that came from the remote source (team memory), with their authors. */
+  remote?: Array<{ recordId: string; author: string }>;
 }
 
 /** A search ranked the way retrieval ranks, for search endpoints and the CLI. */
@@ -73,7 +82,7 @@ export interface Retriever {
 }
 
 interface Selection {
-  ranked: RankedHit[];
+  ranked: MergedHit[];
   seen: Map<string, string> | undefined;
 }
 
@@ -102,6 +111,15 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     maxOverlap: opts.maxOverlap,
   };
   const logging = new Set<Promise<void>>();
+  const remote = opts.remote;
+
+  /** The remote source's answer within its sub-budget; empty without one. */
+  async function remoteHits(
+    call: (signal: AbortSignal) => Promise<RemoteHit[] | undefined>,
+  ): Promise<RemoteHit[]> {
+    if (!remote) return [];
+    return (await remoteWithin(remote, call)) ?? [];
+  }
 
   /**
    * Lexical hits, fused with semantic ones when a model is loaded and answers within the
@@ -200,11 +218,23 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       });
       const work = (async () => {
         const selection = await select();
+        const remoteOf = new Map<MemoryRecord, MergedHit>();
+        for (const hit of selection.ranked) if (hit.remote) remoteOf.set(hit.record, hit);
+        const self = remote?.self?.();
         const format = formatContext(
           selection.ranked.map((hit) => hit.record),
-          budget,
+          remoteOf.size === 0
+            ? budget
+            : {
+                ...budget,
+                author: (record) => {
+                  const hit = remoteOf.get(record);
+                  return hit && authorLabel(hit, self);
+                },
+              },
         );
-        return { selection, format };
+        const placed = format.records.flatMap((record) => remoteOf.get(record)?.remote ?? []);
+        return { selection, format, placed };
       })();
       const result = await Promise.race([work, expired]);
       // A synchronous backend blocks the timer, so the clock is checked as well.
@@ -219,8 +249,27 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           records: result.format.records.map((record) => record.record_id),
           scores: result.format.records.map((record) => scoreOf.get(record) ?? 0),
           budgetCut: result.format.budgetCut,
+          ...(result.placed.length > 0
+            ? {
+                remote: result.placed.map((hit) => ({
+                  recordId: hit.record.record_id,
+                  author: hit.author,
+                })),
+              }
+            : {}),
         };
         repeats = result.format.repeats;
+        if (result.placed.length > 0) {
+          const placed = result.placed;
+          // After the answer: whatever the listener does cannot delay the prompt.
+          setImmediate(() => {
+            try {
+              remote?.onPlaced?.(placed, request.namespace);
+            } catch (error) {
+              opts.onError(error);
+            }
+          });
+        }
       }
     } catch (error) {
       opts.onError(error);
@@ -265,13 +314,17 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const query = prompt.slice(0, opts.maxQueryChars).trim();
       return run('prompt', request, query, async () => {
         if (query === '') return { ranked: [], seen: undefined };
-        const [ranked, seen] = await Promise.all([
+        const [ranked, seen, fromRemote] = await Promise.all([
           rank(request.namespace, query, opts.candidates),
           seenFor(request.namespace, request.sessionId),
+          remoteHits((signal) =>
+            remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),
+          ),
         ]);
         const floor = (ranked[0]?.score ?? 0) * opts.minRelativeScore;
-        const fresh = ranked.filter(
-          (hit) => hit.score >= floor && (!seen || isFresh(hit.record, seen)),
+        const local = ranked.filter((hit) => hit.score >= floor);
+        const fresh = mergeRemote(local, fromRemote, opts.minRelativeScore).filter(
+          (hit) => !seen || isFresh(hit.record, seen),
         );
         // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
         return { ranked: fresh, seen };
@@ -281,9 +334,15 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     sessionStart(input) {
       const request = input ?? ({} as SessionStartRequest);
       return run('session', request, SESSION_START_QUERY, async () => {
-        const [page, seen] = await Promise.all([
+        const [page, seen, fromRemote] = await Promise.all([
           storage.listRecords({ namespace: request.namespace, limit: 100 }),
           seenFor(request.namespace, request.sessionId),
+          remoteHits((signal) =>
+            remote!.recent(
+              { namespace: request.namespace, limit: Math.ceil(opts.maxRecords / 2) },
+              signal,
+            ),
+          ),
         ]);
         const fresh = page.items.filter((record) => !seen || isFresh(record, seen));
         const chosen = new Set<MemoryRecord>();
@@ -292,10 +351,23 @@ export function createRetriever(options: RetrieverOptions): Retriever {
             chosen.add(record);
           }
         }
+        // Then what teammates shared lately (records this machine has are not repeated),
+        // then the rest of the project's own records.
+        const ids = new Set(page.items.map((record) => record.record_id));
+        const teammates = new Map<MemoryRecord, RemoteHit>();
+        for (const hit of fromRemote) {
+          if (ids.has(hit.record.record_id) || (seen && !isFresh(hit.record, seen))) continue;
+          ids.add(hit.record.record_id);
+          teammates.set(hit.record, hit);
+          chosen.add(hit.record);
+        }
         for (const record of fresh) chosen.add(record);
         const records = [...chosen];
         // Scores here only record the order chosen: 1 for the first, falling evenly.
-        const ranked = records.map((record, i) => ({ record, score: 1 - i / records.length }));
+        const ranked = records.map((record, i): MergedHit => {
+          const hit = teammates.get(record);
+          return { record, score: 1 - i / records.length, ...(hit ? { remote: hit } : {}) };
+        });
         return { ranked, seen };
       });
     },

@@ -272,6 +272,34 @@ describe('scrubEvent and scrubRecord', () => {
     });
   });
 
+  it('cuts a body that scrubbing lengthened past the limit back under it, longest strings first', () => {
+    const line = 'ok=1 password=hunter22; ';
+    const log = line.repeat(Math.floor((LIMITS.bodyBytes - 200) / line.length));
+    const event = {
+      event_id: '01JDQ00000000000000000000A',
+      session_id: 's',
+      actor_id: 'dev',
+      namespace: '/actor/dev/project/p/',
+      schema_version: 1 as const,
+      kind: 'tool_use' as const,
+      body: { type: 'json' as const, data: { tool: 'shell', output: log, exit: 0 } },
+      valid_time: '2026-11-21T10:00:00.000Z',
+      source: { surface: 'kiro-cli' as const, version: '1', client_id: 'c' },
+    };
+    expect(EventSchema.safeParse(event).success).toBe(true);
+    const out = scrubEvent(event);
+    // Still a valid event: it is stored, and later reads (extraction, import) accept it.
+    expect(EventSchema.safeParse(out).success).toBe(true);
+    const data = (out.body as { data: { tool: string; output: string; exit: number } }).data;
+    expect(Buffer.byteLength(JSON.stringify(out.body))).toBeLessThanOrEqual(LIMITS.bodyBytes);
+    expect(data.tool).toBe('shell');
+    expect(data.exit).toBe(0);
+    expect(data.output.endsWith(TRUNCATION_MARKER)).toBe(true);
+    expect(data.output).not.toContain('hunter22');
+    // The caller's event is left as it was.
+    expect(event.body.data.output).toBe(log);
+  });
+
   it('scrubs every free-text field of an event, not only the body', () => {
     const scrubber = createScrubber({
       extraPatterns: [{ pattern: 'ACME-\\d{6}', kind: 'ticket' }],

@@ -2,6 +2,7 @@ import type { Event } from './event.js';
 import { LIMITS, TRUNCATION_MARKER } from './limits.js';
 import type { MemoryRecord, MemoryRecordPatch } from './memory.js';
 import { isSecretValue, type ScrubPattern, SECRET_PATTERNS, secretName } from './secrets.js';
+import { utf8Length } from './utf8.js';
 
 export { type ScrubPattern, SECRET_PATTERNS } from './secrets.js';
 
@@ -160,7 +161,8 @@ export function scrubValue<T>(input: T): T {
  * An event with every free-text string scrubbed: the body, `session_id`, `actor_id` and
  * every `source` field. Ids, kinds, times and the namespace are left as sent (a
  * namespace is an identity: the collector refuses one a scrubber would change, rather
- * than merge projects). A field that scrubbing lengthened past its limit is cut to it.
+ * than merge projects). A field that scrubbing lengthened past its limit is cut to it, and
+ * a body past LIMITS.bodyBytes is cut back under it (its longest strings end early).
  */
 export function scrubEvent(event: Event, scrubber: Scrubber = defaultScrubber): Event {
   const text = scrubber.text;
@@ -169,7 +171,7 @@ export function scrubEvent(event: Event, scrubber: Scrubber = defaultScrubber): 
     ...event,
     session_id: fit(text(event.session_id), LIMITS.idLength),
     actor_id: fit(text(event.actor_id), LIMITS.idLength),
-    body: scrubBody(event.body, scrubber),
+    body: fitBody(scrubBody(event.body, scrubber)),
     source: {
       ...source,
       version: fit(text(source.version), LIMITS.versionLength),
@@ -179,6 +181,52 @@ export function scrubEvent(event: Event, scrubber: Scrubber = defaultScrubber): 
         : {}),
     },
   };
+}
+
+/** A body's size as EventSchema counts it: UTF-8 bytes of its JSON. */
+const bodySize = (body: Event['body']): number => utf8Length(JSON.stringify(body) ?? '');
+
+type Slot = { holder: Record<string, unknown> | unknown[]; key: string | number; value: string };
+
+/** The longest string value in a body (never its `type`), and where it sits. */
+function longestString(body: Event['body']): Slot | undefined {
+  let best: Slot | undefined;
+  const visit = (holder: Slot['holder'], key: string | number, value: unknown): void => {
+    if (typeof value === 'string') {
+      if (!best || value.length > best.value.length) best = { holder, key, value };
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) visit(value, i, item);
+    } else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      for (const k of Object.keys(record)) visit(record, k, record[k]);
+    }
+  };
+  const top = body as unknown as Record<string, unknown>;
+  for (const key of Object.keys(top)) if (key !== 'type') visit(top, key, top[key]);
+  return best;
+}
+
+/**
+ * A body that scrubbing lengthened past LIMITS.bodyBytes (a redaction is longer than a
+ * short secret) is cut back under it, so a valid event stays valid and is stored: its
+ * longest strings lose their ends (marked as truncated). Cutting n UTF-16 units removes at
+ * least n bytes of JSON, so one cut of the longest string usually suffices. The body is
+ * the scrubber's fresh copy: cutting it in place touches nothing of the caller's.
+ */
+function fitBody(body: Event['body']): Event['body'] {
+  let size = bodySize(body);
+  while (size > LIMITS.bodyBytes) {
+    const slot = longestString(body);
+    if (!slot || slot.value.length === 0) break;
+    const max = Math.max(0, slot.value.length - (size - LIMITS.bodyBytes));
+    const cut =
+      max > TRUNCATION_MARKER.length
+        ? fit(slot.value, max, TRUNCATION_MARKER)
+        : fit(slot.value, max);
+    (slot.holder as Record<string | number, unknown>)[slot.key] = cut;
+    size = bodySize(body);
+  }
+  return body;
 }
 
 function scrubBody(body: Event['body'], scrubber: Scrubber): Event['body'] {

@@ -25,6 +25,9 @@ export type {
   MissingVectorsOptions,
   MissingVectorsPage,
   NewMember,
+  NewTeamRecordCopy,
+  OutboxEntry,
+  OutboxSummary,
   PendingEntry,
   PendingSummary,
   PrunePolicy,
@@ -38,22 +41,31 @@ export type {
   ScanQuery,
   SearchHit,
   SearchOptions,
+  SharingStore,
   StorageBackend,
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  TeamRecordCopy,
   TeamRecordDelete,
   TeamRecordInfo,
   TeamRecordWrite,
+  TeamShare,
   TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
 } from './backend.js';
+export { TEAM_RECORD_COPIES } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
 export { STOP_WORDS, tokenize } from './query/tokenize.js';
 export { DEFAULT_COLUMN_WEIGHTS } from './query/weights.js';
 // Reads served off the event loop (SQLite: a worker thread with its own connection).
-export { READ_METHODS, type StorageReader, type StorageReads } from './reads.js';
+export {
+  READ_METHODS,
+  type ReadModel,
+  type StorageReader,
+  type StorageReads,
+} from './reads.js';
 // Checking a database file for damage (`kiro-learn doctor`).
 export {
   CORRUPT_DATABASE_HELP,

@@ -8,8 +8,20 @@ import type { StorageBackend } from './backend.js';
  */
 export type StorageReads = Pick<StorageBackend, (typeof READ_METHODS)[number]>;
 
+/**
+ * A read model: a function of its own over StorageReads (a viewer screen: read, then
+ * reduce to what the screen shows). Run by a reader where the reads happen, so only its
+ * small result comes back, not every row it read.
+ */
+export type ReadModel = (reads: StorageReads, ...args: never[]) => Promise<unknown>;
+
 /** StorageReads that must be closed (openSqliteReader). */
 export interface StorageReader extends StorageReads {
+  /**
+   * Runs the read model exported as `name` by the reader's `models` module, with these
+   * arguments (structured-clonable), and resolves with its result.
+   */
+  model<T>(name: string, ...args: unknown[]): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -28,4 +40,7 @@ export const READ_METHODS = [
   'listExtractions',
   'stats',
   'sizeBytes',
+  'teamRecordInfo',
+  'scanEvents',
+  'scanRecords',
 ] as const satisfies ReadonlyArray<keyof StorageBackend>;

@@ -38,6 +38,8 @@ await storage.close();
       join(project, 'use.ts'),
       `import { type Event, EventSchema } from '@kiro-learn/schema';
 import { openSqliteStorage, type StorageBackend } from '@kiro-learn/storage';
+import { openPostgresStorage } from '@kiro-learn/storage/postgres';
+export type OpenPostgres = typeof openPostgresStorage;
 export async function count(path: string): Promise<number> {
   const storage: StorageBackend = await openSqliteStorage({ path });
   const page = await storage.listEvents({ limit: 10 });

@@ -6,6 +6,7 @@ import { daemonFiles } from '../lifecycle/files.js';
 import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '../members.js';
 import { openCollectorStorage } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
+import { TEAM_CLIENT_SUBCOMMANDS } from './team-client.js';
 import type { Command, CommandIO } from './types.js';
 
 /** One `kiro-learn team <sub>` subcommand (team memory adds more beside these). */
@@ -63,7 +64,7 @@ function teamName(team: string | undefined): string {
 const addMember: Subcommand = {
   name: 'add-member',
   usage:
-    'kiro-learn team add-member <name> [--team TEAM] [--admin]   new member of TEAM (default "default"); prints their token once, last line',
+    'kiro-learn team add-member <name> [--team TEAM] [--admin]  a member of TEAM ("default"); prints their token once',
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(
       'team add-member',
@@ -96,7 +97,8 @@ const addMember: Subcommand = {
 
 const list: Subcommand = {
   name: 'list',
-  usage: 'kiro-learn team list [--json]                  members: name, team, role, when added',
+  usage:
+    'kiro-learn team list [--json]                              members: name, team, role, when added',
   async run(args, io) {
     const { values } = parseCommandArgs('team list', args, { json: { type: 'boolean' } });
     const members = await withStorage(io, (storage) => storage.listMembers());
@@ -123,7 +125,8 @@ const list: Subcommand = {
 
 const remove: Subcommand = {
   name: 'remove',
-  usage: 'kiro-learn team remove <name>                  their token stops working at once',
+  usage:
+    'kiro-learn team remove <name>                              their token stops working at once',
   async run(args, io) {
     const { positionals } = parseCommandArgs('team remove', args, {}, true);
     const name = memberName('remove', positionals[0]);
@@ -137,15 +140,19 @@ const remove: Subcommand = {
   },
 };
 
-const SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];
+const SERVER_SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];
+const SUBCOMMANDS: readonly Subcommand[] = [...SERVER_SUBCOMMANDS, ...TEAM_CLIENT_SUBCOMMANDS];
 
 export const team: Command = {
   name: 'team',
-  summary: 'members of a team memory server: add-member, list, remove',
+  summary: 'team memory: add-member, list, remove (server); join, leave, share, unshare, status',
   usage: `kiro-learn team <subcommand>
 
 On the machine that runs the team's memory server (its settings choose the database):
-${SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
+${SERVER_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
+
+On a developer's machine (see docs/team-memory.md):
+${TEAM_CLIENT_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
 
 A member sends their token as "Authorization: Bearer <token>" to the team routes
 (/v1/team/...): they share records with their team and read their team's, nothing else.

@@ -5,6 +5,7 @@ import { dataDir } from '@kiro-learn/schema/node';
 import { envValue, settingsEnvVariables } from './env.js';
 import { checkRules } from './rules.js';
 import { type CollectorSettings, normalizeSettings, SettingsFileSchema } from './settings.js';
+import { withTeamToken } from './team-token.js';
 
 /** Result of loading settings: `config` is present only when there are no errors. */
 export interface LoadedSettings {
@@ -57,6 +58,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): LoadedSettin
     setPath(raw, variable.path, envValue(variable, env[name]!));
     fromEnv.set(variable.path.join('.'), name);
   }
+
+  // `kiro-learn team join` keeps the member token in its own 0600 file, not settings.json.
+  withTeamToken(raw, home);
 
   // Every `dot.path: message` line names the variable its value came from, if any.
   const named = (line: string) => {

@@ -31,6 +31,11 @@ export function checkRules(settings: CollectorSettings): RuleFindings {
       `buffer.ceilingBytes: must be at least buffer.maxPendingBytes (${settings.buffer.maxPendingBytes}), or events would stop being buffered before extraction triggers`,
     );
   }
+  if (settings.team.url && !settings.team.token) {
+    errors.push(
+      'team.token: team.url is set but there is no member token: run kiro-learn team join <url> --token <token>, or set KIRO_LEARN_TEAM_TOKEN',
+    );
+  }
   errors.push(...checkCompactionOptions(settings.buffer.compaction, 'buffer.compaction'));
   settings.privacy.extraPatterns.forEach((pattern, index) => {
     try {

@@ -111,6 +111,15 @@ export interface CollectorSettings {
     /** PostgreSQL only: a statement running longer is cancelled and its request answers 503, in ms. */
     statementTimeoutMs: number;
   };
+  /** Team memory: this machine is a member of a team memory server (`kiro-learn team join`). */
+  team: {
+    /** The team memory server, `https://…` (`kiro-learn team join` sets it); absent: no team. */
+    url?: string;
+    /** This member's token (`klm_…`); `kiro-learn team join` keeps it in the data dir's `team-token` file (mode 0600) instead. */
+    token?: string;
+    /** Of the retrieval budget, how long a prompt waits for the team server's search, in ms; later answers are left out. */
+    searchBudgetMs: number;
+  };
   /** Pending-event buffer triggers. */
   buffer: {
     /** Extract when a project's pending events reach this many bytes. */
@@ -235,6 +244,17 @@ export const SettingsFileSchema = z.object({
       statementTimeoutMs: int(100, 3_600_000).optional(),
     })
     .optional(),
+  team: z
+    .object({
+      url: z
+        .string()
+        .max(2048)
+        .regex(/^https?:\/\/[^\s/]+\S*$/, 'must be an http:// or https:// URL')
+        .optional(),
+      token: z.string().min(1, 'must not be empty').max(4096).optional(),
+      searchBudgetMs: int(1, 60_000).optional(),
+    })
+    .optional(),
   buffer: z
     .object({
       maxPendingBytes: int(1024, 1024 ** 3).optional(),
@@ -250,6 +270,7 @@ export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 
 /** Fills defaults and freezes: the normalize step between schema and rules. */
 export function normalizeSettings(file: SettingsFile, home: string): CollectorSettings {
+  const budgetMs = file.retrieval?.budgetMs ?? DEFAULTS.retrievalBudgetMs;
   const settings: CollectorSettings = {
     home,
     host: (file.host ?? DEFAULTS.host).toLowerCase(),
@@ -258,7 +279,7 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
     logLevel: file.logLevel ?? 'info',
     log: { maxBytes: file.log?.maxBytes ?? 10 * 1024 * 1024, files: file.log?.files ?? 3 },
     retrieval: {
-      budgetMs: file.retrieval?.budgetMs ?? DEFAULTS.retrievalBudgetMs,
+      budgetMs,
       records: file.retrieval?.records ?? DEFAULTS.retrievalRecords,
     },
     semantic: {
@@ -291,6 +312,15 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
       poolSize: file.storage?.poolSize ?? 10,
       acquireTimeoutMs: file.storage?.acquireTimeoutMs ?? 1000,
       statementTimeoutMs: file.storage?.statementTimeoutMs ?? 10_000,
+    },
+    team: {
+      ...(file.team?.url ? { url: file.team.url.replace(/\/+$/, '') } : {}),
+      ...(file.team?.token ? { token: file.team.token } : {}),
+      // Most of the budget: the local search runs meanwhile, and merging takes little.
+      searchBudgetMs: Math.min(
+        file.team?.searchBudgetMs ?? Math.round((budgetMs * 3) / 5),
+        budgetMs,
+      ),
     },
     buffer: {
       maxPendingBytes: file.buffer?.maxPendingBytes ?? 256 * 1024,

@@ -1,4 +1,4 @@
-import type { StorageBackend } from '@kiro-learn/storage';
+import type { StorageReads } from '@kiro-learn/storage';
 
 /** The export format's name and version: the header line carries both. */
 export const EXPORT_FORMAT = 'kiro-learn-export';
@@ -27,7 +27,7 @@ const PAGE = 1000;
  * written, so a cut-off file is recognised.
  */
 export async function* exportLines(
-  storage: StorageBackend,
+  storage: Pick<StorageReads, 'stats' | 'scanEvents' | 'scanRecords'>,
   options: { namespace?: string; toolVersion: string; now?: () => number },
 ): AsyncGenerator<string> {
   const { namespace } = options;

@@ -89,7 +89,7 @@ export async function importLines(
           ? new Date(line['received_at']).toISOString()
           : undefined;
       chunk.push(
-        ingestEvent(ctx, line['event'], undefined, undefined, {
+        ingestEvent(ctx, line['event'], undefined, {
           imported: true,
           ...(receivedAt ? { receivedAt } : {}),
         }).then(

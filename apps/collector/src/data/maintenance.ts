@@ -22,7 +22,10 @@ export interface MaintenanceRun {
 export interface Maintenance {
   /** Runs the daily work if a day has passed since the last run (by the injected clock). */
   tick(): Promise<MaintenanceRun | undefined>;
-  /** Stops the timers; resolves once a run under way has finished. */
+  /**
+   * Stops the timers and abandons a backup under way (shutdown must not wait for a copy
+   * of a large database); resolves once the run under way has ended.
+   */
   stop(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
   const { storage, settings, logger, now } = options;
   const stateFile = join(settings.home, STATE_FILE);
   let running: Promise<MaintenanceRun | undefined> | undefined;
+  const stopping = new AbortController();
 
   const lastRun = (): number => {
     try {
@@ -58,7 +62,7 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
 
   const run = async (): Promise<MaintenanceRun | undefined> => {
     const at = now();
-    if (at - lastRun() < DAY_MS) return undefined;
+    if (stopping.signal.aborted || at - lastRun() < DAY_MS) return undefined;
     const result: MaintenanceRun = {
       at: new Date(at).toISOString(),
       removedBackups: [],
@@ -69,12 +73,14 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
     if (settings.backup.keep > 0 && settings.storage.url === undefined) {
       try {
         const path = dailyBackupPath(settings.home, at);
-        result.backup = { path, ...(await storage.backup(path)) };
+        result.backup = { path, ...(await storage.backup(path, { signal: stopping.signal })) };
         result.removedBackups = pruneDailyBackups(settings.home, settings.backup.keep);
       } catch (error) {
         result.errors.push(`backup: ${(error as Error).message}`);
       }
     }
+    // Stopped mid-backup: the rest waits for the next start (the day is not marked done).
+    if (stopping.signal.aborted) return undefined;
     try {
       result.retention = await applyRetention(storage, settings, { now: at });
     } catch (error) {
@@ -111,6 +117,7 @@ export function startMaintenance(options: MaintenanceOptions): Maintenance {
     async stop() {
       clearInterval(timer);
       clearTimeout(first);
+      stopping.abort();
       await running?.catch(() => undefined);
     },
   };

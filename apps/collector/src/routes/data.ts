@@ -121,7 +121,8 @@ export function dataRoutes(ctx: AppContext): Hono {
 
   app.get('/export', (c) => {
     const { namespace } = parseWith(ExportQuery, c.req.query(), 'query');
-    const lines = exportLines(ctx.storage, {
+    // Page by page from the reader: an export of a large database never stalls ingest.
+    const lines = exportLines(ctx.reads, {
       ...(namespace ? { namespace } : {}),
       toolVersion: ctx.version,
       now: ctx.now,

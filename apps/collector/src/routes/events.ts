@@ -5,7 +5,6 @@ import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { ingestEvent } from '../ingest.js';
-import { requestMember } from '../members.js';
 
 /** `/v1/events`: ingest, list, and the raw event by id. */
 export function eventRoutes(ctx: AppContext): Hono {
@@ -22,7 +21,7 @@ export function eventRoutes(ctx: AppContext): Hono {
           : undefined;
     // `?hook=1`: sent by a hook, which may fire twice (see recent-hooks.ts).
     const hook = c.req.query('hook') === '1';
-    return c.json(await ingestEvent(ctx, input, mode, requestMember(c), { hook }));
+    return c.json(await ingestEvent(ctx, input, mode, { hook }));
   });
 
   app.get('/', async (c) => {

@@ -12,7 +12,6 @@ import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { parseRecord } from '../ingest.js';
-import { requestMember } from '../members.js';
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -20,8 +19,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    // A member's record is theirs, whatever actor its namespace named.
-    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes), requestMember(c));
+    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes));
     // A record id names one record forever: saving over it (possibly from another
     // project) is refused; PATCH edits a record in place.
     if (!(await ctx.storage.insertRecord(scrubbed))) {

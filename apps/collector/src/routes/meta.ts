@@ -86,6 +86,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.extractions.render(),
       m.extractedRecords.render(),
       m.streamsDropped.render(),
+      m.teamWrites.render(),
       renderGauge(
         'kiro_learn_buffer_pending_events',
         'Events waiting for extraction, per project.',

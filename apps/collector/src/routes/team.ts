@@ -65,15 +65,19 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
   const app = new Hono();
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
-  /** Records with their authors; a record in a team namespace that no member shared is left out. */
+  /**
+   * Records with their authors. A record of the namespace that no member of this team
+   * shared (one the server's own token saved there) is left out: only shared records leave.
+   */
   async function withAuthors<T extends { record: { record_id: string } }>(
+    member: Member,
     items: readonly T[],
   ): Promise<Array<T & { author: string }>> {
-    const info = await ctx.storage.teamRecordInfo(items.map((item) => item.record.record_id));
+    const info = await ctx.reads.teamRecordInfo(items.map((item) => item.record.record_id));
     const byId = new Map<string, TeamRecordInfo>(info.map((i) => [i.recordId, i]));
     return items.flatMap((item) => {
       const found = byId.get(item.record.record_id);
-      return found ? [{ ...item, author: found.author }] : [];
+      return found?.team === member.team ? [{ ...item, author: found.author }] : [];
     });
   }
 
@@ -113,6 +117,7 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       admin: member.role === 'admin',
       revision: body.revision,
     });
+    ctx.metrics.teamWrites.inc({ op: 'push', outcome: outcome.status });
     switch (outcome.status) {
       case 'stored':
         // Searchable by meaning once the push returns.
@@ -143,6 +148,7 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       member: member.name,
       admin: member.role === 'admin',
     });
+    ctx.metrics.teamWrites.inc({ op: 'delete', outcome });
     if (outcome === 'missing') throw httpError(404, `no shared memory record ${id} in your team`);
     if (outcome === 'forbidden') {
       throw httpError(
@@ -161,7 +167,10 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       query: q.query,
       limit: q.limit,
     });
-    const items = await withAuthors(hits.map((hit) => ({ record: hit.record, score: hit.score })));
+    const items = await withAuthors(
+      member,
+      hits.map((hit) => ({ record: hit.record, score: hit.score })),
+    );
     return c.json({
       items: items.map((item) => ({ record: item.record, author: item.author, score: item.score })),
     });
@@ -174,7 +183,10 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
       namespace: scope(ctx, member, q.project),
       limit: q.limit,
     });
-    const items = await withAuthors(page.items.map((record) => ({ record })));
+    const items = await withAuthors(
+      member,
+      page.items.map((record) => ({ record })),
+    );
     return c.json({ items: items.map((item) => ({ record: item.record, author: item.author })) });
   });
 

@@ -67,6 +67,49 @@ describe('viewerApp', () => {
     expect(body.total).toBe(1);
   });
 
+  it("names who shared a team server's records, and no one for other records", async () => {
+    const shared = {
+      record_id: newRecordId(),
+      namespace: '/actor/team:payments/project/github.com-acme-shop/',
+      strategy: 'llm-summary',
+      title: 'Refunds go through the ledger queue',
+      summary: 'Never refund from the web handler.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'decision' as const,
+      source_event_ids: [newEventId()],
+      created_at: '2026-11-22T09:00:00.000Z',
+    };
+    await storage.putTeamRecord({
+      record: shared,
+      team: 'payments',
+      member: 'alice',
+      admin: false,
+      revision: 4,
+    });
+    const local = (await storage.listRecords({ namespace: NS, limit: 1 })).items[0]!;
+    const response = await app().request(`/api/team?ids=${shared.record_id},${local.record_id}`);
+    expect(await json(response)).toEqual({
+      [shared.record_id]: {
+        team: 'payments',
+        author: 'alice',
+        revision: 4,
+        updated_at: expect.any(String),
+      },
+    });
+    expect((await app().request('/api/team?ids=nope')).status).toBe(400);
+    // The projects screen tells one team's copy of a project from another's.
+    const { items } = (await json(await app().request('/api/projects'))) as {
+      items: { namespace: string; project: string }[];
+    };
+    expect(items.find((p) => p.namespace === shared.namespace)?.project).toBe(
+      'github.com-acme-shop (team payments)',
+    );
+    expect(items.find((p) => p.namespace === NS)?.project).toBe('shop');
+    await storage.deleteRecord(shared.record_id);
+  });
+
   it('answers bad input with {error, details}', async () => {
     const v = app();
     const bad = await v.request('/api/memories?since=yesterday&limit=0');

@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { assetLoader, DEFAULT_ASSETS_DIR, isAssetName } from './assets.js';
 import type { ViewerDeps } from './deps.js';
-import { latencyBuckets } from './latency.js';
+import { localModels } from './models.js';
 import { listProjects } from './projects.js';
 import { summarizeEvent } from './summary.js';
 
@@ -24,8 +24,6 @@ const CSP =
 const HOUR_MS = 60 * 60 * 1000;
 /** How long "extract now" waits for a refusal before answering that the run started. */
 const START_WAIT_MS = 250;
-/** Retrievals read for the latency chart; beyond this many an hour the chart shows the newest. */
-const LATENCY_SAMPLES = 20_000;
 
 const day = z.iso.date().or(z.iso.datetime({ offset: true }));
 const page = {
@@ -40,7 +38,7 @@ const MemoriesQuery = z.object({
   ...page,
 });
 const ActivityQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
-const TitlesQuery = z.object({
+const RecordIdsQuery = z.object({
   ids: z
     .string()
     .transform((s) => s.split(',').filter(Boolean))
@@ -74,6 +72,7 @@ function untilTime(value: string): string {
  */
 export function viewerApp(deps: ViewerDeps): Hono {
   const { storage } = deps;
+  const models = deps.models ?? localModels(storage);
   const now = deps.now ?? Date.now;
   const load = assetLoader(deps.assetsDir ?? DEFAULT_ASSETS_DIR);
   const app = new Hono();
@@ -111,12 +110,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
   app.get('/api/activity', async (c) => {
     const q = parse(c, ActivityQuery, c.req.query());
     if (q instanceof Response) return q;
-    const [events, extractions, retrievals] = await Promise.all([
-      storage.listEvents({ limit: q.limit }),
-      storage.listExtractions({ limit: q.limit }),
-      storage.listRetrievals({ limit: q.limit }),
-    ]);
-    return c.json({ events: events.items.map(summarizeEvent), extractions, retrievals });
+    return c.json(await models.activity(q.limit));
   });
 
   app.get('/api/memories', async (c) => {
@@ -154,10 +148,49 @@ export function viewerApp(deps: ViewerDeps): Hono {
   });
 
   app.get('/api/titles', async (c) => {
-    const q = parse(c, TitlesQuery, c.req.query());
+    const q = parse(c, RecordIdsQuery, c.req.query());
     if (q instanceof Response) return q;
     const records = await storage.getRecords(q.ids);
-    return c.json(Object.fromEntries(records.map((r) => [r.record_id, r.title])));
+    const titles = Object.fromEntries(records.map((r) => [r.record_id, r.title]));
+    // A teammate's record a retrieval injected is not a local record: its kept copy names it.
+    const missing = q.ids.filter((id) => !(id in titles));
+    if (missing.length > 0 && deps.teamRecords) {
+      for (const copy of await deps.teamRecords(missing)) {
+        titles[copy.record.record_id] = copy.record.title;
+      }
+    }
+    return c.json(titles);
+  });
+
+  // Where retrieved records came from, on a developer's machine in a team: the ids of
+  // teammates' records with their author (ids left out are this machine's own records).
+  app.get('/api/origins', async (c) => {
+    const q = parse(c, RecordIdsQuery, c.req.query());
+    if (q instanceof Response) return q;
+    const copies = deps.teamRecords ? await deps.teamRecords(q.ids) : [];
+    return c.json(
+      Object.fromEntries(
+        copies.map((copy) => [
+          copy.record.record_id,
+          { origin: 'team', author: copy.author, project_id: copy.projectId },
+        ]),
+      ),
+    );
+  });
+
+  // Who shared the records of a team server's team namespaces (absent for any other record).
+  app.get('/api/team', async (c) => {
+    const q = parse(c, RecordIdsQuery, c.req.query());
+    if (q instanceof Response) return q;
+    const info = await storage.teamRecordInfo(q.ids);
+    return c.json(
+      Object.fromEntries(
+        info.map((i) => [
+          i.recordId,
+          { team: i.team, author: i.author, revision: i.revision, updated_at: i.updatedAt },
+        ]),
+      ),
+    );
   });
 
   app.get('/api/projects', async (c) => c.json({ items: await listProjects(deps) }));
@@ -188,22 +221,17 @@ export function viewerApp(deps: ViewerDeps): Hono {
 
   app.get('/api/health', async (c) => {
     const at = now();
-    const [sizeBytes, stats, retrievals] = await Promise.all([
-      storage.sizeBytes(),
-      storage.stats(),
-      storage.listRetrievals({ limit: LATENCY_SAMPLES }),
-    ]);
-    const samples = retrievals.map((r) => ({ at: Date.parse(r.createdAt), ms: r.latencyMs }));
+    const { db_bytes, events, memories, projects, latency } = await models.health(at);
     return c.json({
       version: deps.version,
       uptime_s: Math.max(0, Math.round((at - deps.startedAt) / 1000)),
       started_at: new Date(deps.startedAt).toISOString(),
-      db_bytes: sizeBytes,
+      db_bytes,
       extractor: deps.extractor(),
-      events: stats.events.total,
-      memories: stats.memories.total,
-      projects: stats.projects.length,
-      latency: latencyBuckets(samples, at, HOUR_MS, 12),
+      events,
+      memories,
+      projects,
+      latency,
     });
   });
 

@@ -1,5 +1,6 @@
 import type { CompactionStatus } from '@kiro-learn/buffer';
-import type { StorageReads } from '@kiro-learn/storage';
+import type { StorageReads, TeamRecordCopy } from '@kiro-learn/storage';
+import type { ViewerModels } from './models.js';
 
 /** What the viewer needs from the collector that mounts it. */
 export interface ViewerDeps {
@@ -14,6 +15,11 @@ export interface ViewerDeps {
   startedAt: number;
   /** Names the extractor in use, e.g. `ACP: kiro-cli acp --agent kiro-learn-compressor` or `built-in`. */
   extractor: () => string;
+  /**
+   * The heavy screens (activity, health) as read models: the daemon runs them in its
+   * storage reader's thread (readerModels); in-process over `storage` when omitted.
+   */
+  models?: ViewerModels;
   /** A project's circuit-breaker state (`closed`, `open`, `half-open`; PendingBuffer.breakerState). */
   breakerState?: (namespace: string) => string | undefined;
   /** A project's compaction state: summary chain head, exhaustion, last error (PendingBuffer.compactionStatus). */
@@ -25,6 +31,11 @@ export interface ViewerDeps {
   extractNow?: (namespace: string) => Promise<void>;
   /** Whether capture of a project is paused (`kiro-learn pause`), and until when. */
   paused?: (namespace: string) => { since: string; until?: string } | undefined;
+  /**
+   * Copies of teammates' records that went into a context on this machine (team memory:
+   * storage.sharing.teamRecords); absent where no team is joined.
+   */
+  teamRecords?: (recordIds: readonly string[]) => Promise<TeamRecordCopy[]>;
   /** Folder of the bundled page (index.html, app.js, app.css); defaults to the package's dist/ui. */
   assetsDir?: string;
   /** Clock in epoch milliseconds; defaults to Date.now. */

@@ -1,4 +1,4 @@
-import { bodyText, type Event, parseNamespace } from '@kiro-learn/schema';
+import { bodyText, type Event, parseNamespace, teamOfNamespace } from '@kiro-learn/schema';
 
 /** What a list row shows of an event: never the whole body, which may be a megabyte. */
 export interface EventSummary {
@@ -30,5 +30,8 @@ export function summarizeEvent(event: Event): EventSummary {
 
 /** The project id of a namespace, or the namespace itself when it does not parse. */
 export function projectName(namespace: string): string {
-  return parseNamespace(namespace)?.projectId ?? namespace;
+  const projectId = parseNamespace(namespace)?.projectId ?? namespace;
+  // On a team server the same project may be shared by several teams: say whose it is.
+  const team = teamOfNamespace(namespace);
+  return team === undefined ? projectId : `${projectId} (team ${team})`;
 }

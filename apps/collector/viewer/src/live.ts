@@ -8,6 +8,8 @@ import type { FeedItem } from './types.js';
 type Kind = FeedItem['type'];
 const shown: Record<Kind, boolean> = { event: true, extraction: true, retrieval: true };
 const titles = new Map<string, string>();
+/** Authors of teammates' records by id; null for this machine's own records. */
+const origins = new Map<string, string | null>();
 
 /** Titles of injected records, fetched once per id so retrieval rows read as words. */
 async function resolveTitles(root: Element): Promise<void> {
@@ -22,9 +24,28 @@ async function resolveTitles(root: Element): Promise<void> {
     );
     for (const id of batch) titles.set(id, found[id] ?? '(deleted)');
   }
+  // Teammates' records (team memory) say whose they are; the rest are this machine's own.
+  const unknown = [...new Set(links.map((a) => a.dataset['record']!))].filter(
+    (id) => !origins.has(id),
+  );
+  for (let i = 0; i < unknown.length; i += 100) {
+    const batch = unknown.slice(i, i + 100);
+    const found = await api<Record<string, { author: string }>>(
+      `/ui/api/origins?ids=${batch.join(',')}`,
+    ).catch(() => undefined);
+    if (!found) break;
+    for (const id of batch) origins.set(id, found[id]?.author ?? null);
+  }
   for (const a of links) {
-    const title = titles.get(a.dataset['record']!);
+    const id = a.dataset['record']!;
+    const title = titles.get(id);
     if (title) a.firstChild!.textContent = clip(title, 60);
+    const author = origins.get(id);
+    a.title = author ? `team record, from ${author}` : 'local record';
+    if (author && !a.querySelector('.from')) {
+      a.classList.add('team');
+      a.insertBefore(h('em', { class: 'from' }, ` from ${author}`), a.firstChild!.nextSibling);
+    }
   }
 }
 

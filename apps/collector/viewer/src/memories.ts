@@ -2,6 +2,7 @@ import { api, describe, qs } from './api.js';
 import { fill, h } from './dom.js';
 import { clip, count, project, when } from './format.js';
 import { go } from './router.js';
+import { originSlot, showOrigins } from './team.js';
 import type { ListMemoriesResponse, MemoryRecord, ProjectRow } from './types.js';
 
 const PAGE = 50;
@@ -45,7 +46,14 @@ function recordRow(record: MemoryRecord): HTMLElement {
         { class: `badge type-${record.observation_type}` },
         record.observation_type.replace('_', ' '),
       ),
-      h('span', { class: 'meta' }, project(record.namespace), ' · ', when(record.created_at)),
+      h(
+        'span',
+        { class: 'meta' },
+        project(record.namespace),
+        ' · ',
+        when(record.created_at),
+        originSlot(record),
+      ),
       h('span', { class: 'summary' }, clip(record.summary, 220)),
     ),
   );
@@ -152,6 +160,7 @@ export function renderMemories(view: HTMLElement, params: URLSearchParams): void
           ? `No memories match “${f.q}”.`
           : `${count(items.length)} best match${items.length === 1 ? '' : 'es'} for “${f.q}”`;
       fill(list, items.map(recordRow));
+      void showOrigins(list, items);
       return;
     }
     const page = await api<ListMemoriesResponse>(
@@ -162,6 +171,7 @@ export function renderMemories(view: HTMLElement, params: URLSearchParams): void
         ? 'No memories yet. They are distilled from your sessions after each turn.'
         : `${count(f.offset + 1)}–${count(f.offset + page.items.length)} of ${count(page.total)}, newest first`;
     fill(list, page.items.map(recordRow));
+    void showOrigins(list, page.items);
     fill(
       pager,
       f.offset > 0 &&

@@ -4,6 +4,7 @@ import { fill, h } from './dom.js';
 import { count, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
 import { flash, go } from './router.js';
+import { originSlot, showOrigins } from './team.js';
 import type { MemoryRecord, SourcesPage } from './types.js';
 
 const SOURCES_PAGE = 50;
@@ -111,6 +112,7 @@ function show(view: HTMLElement, record: MemoryRecord): void {
       ),
       ` ${project(record.namespace)} · ${record.strategy} · created ${when(record.created_at)}`,
       record.updated_at && ` · edited ${when(record.updated_at)}`,
+      originSlot(record),
       ' · ',
       h('code', {}, record.record_id),
     ),
@@ -133,6 +135,7 @@ function show(view: HTMLElement, record: MemoryRecord): void {
     section('Files', list(record.files_touched, 'No files.', true)),
     sources(record, chain ? 'Covered events' : 'Source events'),
   );
+  void showOrigins(view, [record]);
 }
 
 function editForm(view: HTMLElement, record: MemoryRecord): void {

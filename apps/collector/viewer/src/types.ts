@@ -44,6 +44,14 @@ export interface Health {
   latency: LatencyBucket[];
 }
 
+/** Who shared a team server's record (GET /ui/api/team). */
+export interface TeamRecordOrigin {
+  team: string;
+  author: string;
+  revision: number;
+  updated_at: string;
+}
+
 /** One row of the live feed. */
 export type FeedItem =
   | { type: 'event'; key: string; at: string; event: EventSummary }

@@ -78,6 +78,8 @@ function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   const out: Array<[keyof ForgetCounts, string, Where]> = [];
   if (plan.records) out.push(['records', 'memory_records', plan.records]);
   if (plan.pending) out.push(['pending', 'pending', plan.pending]);
+  // Entries parked past a project's ceiling are pending too (migration 0004).
+  if (plan.pending) out.push(['pending', 'parked', plan.pending]);
   if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
   if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
   if (plan.events) out.push(['events', 'events', plan.events]);

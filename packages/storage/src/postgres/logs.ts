@@ -39,6 +39,10 @@ export function pgLogs(ctx: PgContext): LogMethods {
       if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
       if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
       if (query.afterId !== undefined) q = q.where('id', '>', String(Math.trunc(query.afterId)));
+      // By time, when bounded by time: the created_at index then reads only that range.
+      if (query.since !== undefined) {
+        q = q.where('created_at', '>=', query.since).orderBy('created_at', 'desc');
+      }
       const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
       return rows.map((row) => ({
         id: Number(row.id),

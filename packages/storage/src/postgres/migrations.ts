@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import { StorageError } from '../errors.js';
 
 /** A forward-only migration: SQL statements run in one transaction. */
@@ -229,6 +228,25 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Events past a project's pending ceiling wait in `parked` (in order) until its backlog
+    // drains, as SQLite's 0004; and the read indexes of SQLite's 0009: a project's events
+    // of one kind, the last hour of retrievals.
+    name: '0004_parked_and_read_indexes',
+    statements: [
+      `CREATE TABLE parked (
+        namespace TEXT COLLATE "C" NOT NULL,
+        event_id TEXT COLLATE "C" NOT NULL REFERENCES events (event_id),
+        seq BIGINT NOT NULL,
+        bytes INTEGER NOT NULL,
+        appended_at TEXT NOT NULL,
+        PRIMARY KEY (namespace, event_id)
+      )`,
+      'CREATE INDEX parked_namespace_seq ON parked (namespace, seq)',
+      'CREATE INDEX events_namespace_kind_seq ON events (namespace, kind, seq)',
+      'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
+    ],
+  },
+  {
     // Team memory, as SQLite's 0007: each member belongs to one team; a shared record's
     // team, author and revision (the record is an ordinary memory record; deleting it
     // deletes this row).
@@ -244,10 +262,81 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       )`,
     ],
   },
+  {
+    // Team memory on a developer's machine: shared namespaces, the outbox of their record
+    // writes (queued by a trigger, in the writing transaction), and copies of team records
+    // that went into a context (for the viewer). See the SQLite 0008_team_outbox.
+    name: '0006_team_outbox',
+    statements: [
+      `CREATE TABLE team_shares (
+        namespace TEXT COLLATE "C" PRIMARY KEY,
+        project_id TEXT COLLATE "C" NOT NULL,
+        shared_at TEXT COLLATE "C" NOT NULL
+      )`,
+      `CREATE TABLE team_outbox (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        shared_record_id TEXT COLLATE "C" NOT NULL,
+        namespace TEXT COLLATE "C" NOT NULL,
+        project_id TEXT COLLATE "C" NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('put', 'delete')),
+        queued_at TEXT COLLATE "C" NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
+      )`,
+      'CREATE INDEX team_outbox_namespace ON team_outbox (namespace)',
+      `CREATE FUNCTION team_outbox_queue() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      DECLARE
+        at TEXT := to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+      BEGIN
+        IF TG_OP = 'UPDATE' AND (
+          OLD.record_id, OLD.namespace, OLD.strategy, OLD.title, OLD.summary, OLD.facts,
+          OLD.concepts, OLD.files, OLD.observation_type, OLD.source_event_ids, OLD.created_at,
+          OLD.updated_at, OLD.metadata
+        ) IS NOT DISTINCT FROM (
+          NEW.record_id, NEW.namespace, NEW.strategy, NEW.title, NEW.summary, NEW.facts,
+          NEW.concepts, NEW.files, NEW.observation_type, NEW.source_event_ids, NEW.created_at,
+          NEW.updated_at, NEW.metadata
+        ) THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND
+            (OLD.record_id <> NEW.record_id OR OLD.namespace <> NEW.namespace)) THEN
+          INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+          SELECT OLD.record_id, OLD.namespace, s.project_id, 'delete', at
+          FROM team_shares s WHERE s.namespace = OLD.namespace;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+          SELECT NEW.record_id, NEW.namespace, s.project_id, 'put', at
+          FROM team_shares s WHERE s.namespace = NEW.namespace;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER team_outbox_queue AFTER INSERT OR UPDATE OR DELETE ON memory_records
+        FOR EACH ROW EXECUTE FUNCTION team_outbox_queue()`,
+      `CREATE TABLE team_record_copies (
+        team_record_id TEXT COLLATE "C" PRIMARY KEY,
+        project_id TEXT COLLATE "C" NOT NULL,
+        author TEXT NOT NULL,
+        json TEXT NOT NULL,
+        seen_at TEXT COLLATE "C" NOT NULL
+      )`,
+      'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {
   return createHash('sha256').update(migration.statements.join('\n;\n')).digest('hex');
+}
+
+/**
+ * The one connection migrations run on (a `pg` client): typed by what is used, so this
+ * package's public types do not need `@types/pg` in a consumer's project.
+ */
+export interface MigrationClient {
+  query<R = unknown>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
 /**
@@ -259,7 +348,7 @@ export function pgChecksum(migration: PgMigration): string {
  * changed.
  */
 export async function migratePostgres(
-  client: pg.ClientBase,
+  client: MigrationClient,
   schema: string,
   migrations: readonly PgMigration[] = PG_MIGRATIONS,
 ): Promise<string[]> {

@@ -16,6 +16,7 @@ import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
+import { pgSharing } from './sharing.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
 import { pgTeam } from './team.js';
@@ -157,6 +158,7 @@ export async function openPostgresStorage(
   const watchers = new Set<() => Promise<void>>();
   const storage: PostgresStorage = {
     ...guarded(methods),
+    sharing: guarded(pgSharing(ctx)),
     db,
     schema,
     async watchEvents(listener) {

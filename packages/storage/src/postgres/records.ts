@@ -1,5 +1,5 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ListRecordsOptions, StorageBackend } from '../backend.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
 import { searchVector } from './search.js';
@@ -80,14 +80,19 @@ export const recordColumns = (alias: string) =>
  * transaction as well as on the pool.
  */
 export async function upsertRecord(db: Kysely<PgTables>, record: MemoryRecord): Promise<void> {
+  await upsertRecordStatement(record).execute(db);
+}
+
+/** The statement of upsertRecord, to run on its own or inside a larger one (a CTE). */
+export function upsertRecordStatement(record: MemoryRecord): RawBuilder<unknown> {
   const row = pgRowFromRecord(record);
   const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
-  await sql`
+  return sql`
     INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
     VALUES (${sql.join(values)}, ${searchVector(record)})
     ON CONFLICT (record_id) DO UPDATE SET
       ${sql.join(RECORD_COLUMNS.filter((c) => c !== 'record_id').map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
-      search = EXCLUDED.search`.execute(db);
+      search = EXCLUDED.search`;
 }
 
 /** Inserts a record unless its id exists; false when it did (nothing is changed then). */

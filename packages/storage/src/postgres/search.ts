@@ -133,7 +133,9 @@ export function pgSearch(
         if (term === undefined) continue;
         const df = Number(row.df);
         result.set(term, df);
-        dfCache.set(term, { df, atTotal: totalDocs });
+        // A term no record has yet is not cached: the next record may bring it (see the
+        // SQLite backend's documentFrequency).
+        if (df > 0) dfCache.set(term, { df, atTotal: totalDocs });
       }
     }
     return result;

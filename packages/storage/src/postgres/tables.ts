@@ -25,6 +25,13 @@ export interface PgTables {
     bytes: number;
     appended_at: string;
   };
+  parked: {
+    namespace: string;
+    event_id: string;
+    seq: string;
+    bytes: number;
+    appended_at: string;
+  };
   retrieval_log: {
     id: Generated<string>;
     namespace: string;

@@ -91,7 +91,7 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       };
     },
 
-    async backup(target) {
+    async backup(target, options = {}) {
       ctx.ensureOpen();
       if (path === ':memory:') {
         throw new StorageError('unsupported', 'an in-memory database has no file to back up');
@@ -105,7 +105,13 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       const partial = `${file}.partial`;
       rmSync(partial, { force: true });
       try {
-        await sqlite.backup(partial, { progress: () => 1000 });
+        await sqlite.backup(partial, {
+          // Throwing here ends the copy at its next step (better-sqlite3 closes it).
+          progress: () => {
+            options.signal?.throwIfAborted();
+            return 1000;
+          },
+        });
         chmodSync(partial, 0o600);
         renameSync(partial, file);
       } catch (error) {

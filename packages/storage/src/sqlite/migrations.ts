@@ -10,6 +10,30 @@ export interface Migration {
 
 const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
+/** The current time as the ISO text the backend writes (`2026-11-23T05:47:36.123Z`). */
+const ISO_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/** The columns of a record that are its content (an edit of any is pushed again). */
+const RECORD_CONTENT_COLUMNS = [
+  'record_id',
+  'namespace',
+  'strategy',
+  'title',
+  'summary',
+  'facts',
+  'concepts',
+  'files',
+  'observation_type',
+  'source_event_ids',
+  'created_at',
+  'updated_at',
+  'metadata',
+];
+
+/** A trigger condition: any of these columns changed. */
+const changed = (columns: readonly string[]) =>
+  columns.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ');
+
 /**
  * The schema, in order. Never edit a migration that has shipped: add a new one. The
  * checksum of each applied migration is stored, so an edited one is reported as drift.
@@ -240,6 +264,75 @@ export const MIGRATIONS: readonly Migration[] = [
         revision INTEGER NOT NULL,
         updated_at TEXT NOT NULL
       ) WITHOUT ROWID`,
+    ],
+  },
+  {
+    // Team memory on a developer's machine: shared namespaces, the outbox of their record
+    // writes (queued by triggers, in the writing transaction), and copies of team records
+    // that went into a context (for the viewer). Their id columns are not named
+    // `record_id` on purpose: forget sweeps every `record_id` table of rows whose record is
+    // gone, and a queued delete must outlive its record.
+    name: '0008_team_outbox',
+    statements: [
+      `CREATE TABLE team_shares (
+        namespace TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        shared_at TEXT NOT NULL
+      ) WITHOUT ROWID`,
+      `CREATE TABLE team_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        shared_record_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        project_id TEXT NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('put', 'delete')),
+        queued_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
+      )`,
+      'CREATE INDEX team_outbox_namespace ON team_outbox (namespace)',
+      // putRecord replaces a record by deleting and inserting it: the delete just queued
+      // for it is folded into the put (the put replaces the record there all the same).
+      `CREATE TRIGGER team_outbox_ai AFTER INSERT ON memory_records BEGIN
+        DELETE FROM team_outbox WHERE seq = (SELECT max(seq) FROM team_outbox)
+          AND shared_record_id = new.record_id AND op = 'delete';
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT new.record_id, new.namespace, s.project_id, 'put', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = new.namespace;
+      END`,
+      `CREATE TRIGGER team_outbox_au AFTER UPDATE ON memory_records
+        WHEN ${changed(RECORD_CONTENT_COLUMNS)}
+      BEGIN
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT old.record_id, old.namespace, s.project_id, 'delete', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = old.namespace
+          AND (old.record_id IS NOT new.record_id OR old.namespace IS NOT new.namespace);
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT new.record_id, new.namespace, s.project_id, 'put', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = new.namespace;
+      END`,
+      `CREATE TRIGGER team_outbox_ad AFTER DELETE ON memory_records BEGIN
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT old.record_id, old.namespace, s.project_id, 'delete', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = old.namespace;
+      END`,
+      `CREATE TABLE team_record_copies (
+        team_record_id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        author TEXT NOT NULL,
+        json TEXT NOT NULL,
+        seen_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
+    ],
+  },
+  {
+    // Reads the viewer and the MCP timeline make: a project's events of one kind (turn
+    // summaries among thousands of tool uses) and the last hour of retrievals (the latency
+    // chart) are index ranges, not scans of the whole table.
+    name: '0009_read_indexes',
+    statements: [
+      'CREATE INDEX events_namespace_kind_seq ON events (namespace, kind, seq)',
+      'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
     ],
   },
 ];

@@ -19,14 +19,16 @@ import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { sqliteRecords } from './records.js';
 import { createQueryTermTables, sqliteSearch, type TermCounts } from './search.js';
+import { sqliteSharing } from './sharing.js';
 import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
 import type { Tables } from './tables.js';
 import { sqliteTeam } from './team.js';
-import { sqliteVectors, type VectorCacheOptions } from './vectors.js';
+import type { VectorCacheOptions } from './vector-options.js';
+import { sqliteVectors } from './vectors.js';
 import { prepareWrites } from './writes.js';
 
-export type { VectorCacheOptions } from './vectors.js';
+export type { VectorCacheOptions } from './vector-options.js';
 
 /** Options of `openSqliteStorage`. */
 export interface SqliteStorageOptions {
@@ -170,6 +172,7 @@ function compose(
       afterForget: () => termCounts.clear(),
     }),
     ...sqliteStats(ctx),
+    sharing: sqliteSharing(ctx),
   };
   return {
     ...methods,

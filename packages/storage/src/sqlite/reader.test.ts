@@ -47,7 +47,22 @@ describe('openSqliteReader', () => {
     expect(await reader.listRetrievals({ limit: 5 })).toEqual(
       await storage.listRetrievals({ limit: 5 }),
     );
+    expect(await reader.scanEvents({ limit: 10 })).toEqual(await storage.scanEvents({ limit: 10 }));
+    expect(await reader.scanRecords({ limit: 10 })).toEqual(
+      await storage.scanRecords({ limit: 10 }),
+    );
     expect(await reader.sizeBytes()).toBeGreaterThan(0);
+    const shared = record({ namespace: '/actor/team:core/project/payments-api/' });
+    await storage.putTeamRecord({
+      record: shared,
+      team: 'core',
+      member: 'alice',
+      admin: false,
+      revision: 2,
+    });
+    expect(await reader.teamRecordInfo([shared.record_id, saved.record_id])).toEqual(
+      await storage.teamRecordInfo([shared.record_id]),
+    );
   });
 
   it('answers reads that overlap, each with its own result', async () => {
@@ -60,6 +75,19 @@ describe('openSqliteReader', () => {
     expect(pages.map((p) => p.items.map((i) => i.event_id))).toEqual(
       events.map((e) => [e.event_id]),
     );
+  });
+
+  it('runs a read model where it reads, and says which model does not exist', async () => {
+    const storage = await openTemp();
+    const reader = openSqliteReader({
+      path: storage.path,
+      models: new URL('../../test/fixtures/read-models.ts', import.meta.url),
+    });
+    onCleanup(() => reader.close());
+    await storage.putEvent(event({ kind: 'prompt' }));
+    await storage.putEvent(event({ kind: 'tool_use' }));
+    expect(await reader.model('kinds', 10)).toEqual(['tool_use', 'prompt']);
+    await expect(reader.model('nope')).rejects.toThrow('no read model nope');
   });
 
   it('keeps the storage error code of a refused read, and cannot write', async () => {

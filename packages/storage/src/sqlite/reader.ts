@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StorageError, type StorageErrorCode } from '../errors.js';
-import type { StorageReader, StorageReads } from '../reads.js';
+import type { READ_METHODS, StorageReader, StorageReads } from '../reads.js';
 import type { ReadReply, ReadRequest, ReadWorkerData } from './read-worker.js';
 
 /** Options of `openSqliteReader`. */
@@ -11,7 +12,14 @@ export interface SqliteReaderOptions {
   path: string;
   /** How long a read waits for a lock, in ms (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * A module (URL or file path) whose exports are read models (`ReadModel`): `model(name,
+   * …args)` runs one in the worker, beside the connection.
+   */
+  models?: URL | string;
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 interface Call {
   resolve: (value: unknown) => void;
@@ -27,7 +35,16 @@ interface Call {
  * and the next read starts a new one.
  */
 export function openSqliteReader(options: SqliteReaderOptions): StorageReader {
-  return new SqliteReader(resolve(options.path), options.busyTimeoutMs);
+  const { models } = options;
+  return new SqliteReader(
+    resolve(options.path),
+    options.busyTimeoutMs,
+    models === undefined
+      ? undefined
+      : models instanceof URL
+        ? models.href
+        : pathToFileURL(resolve(models)).href,
+  );
 }
 
 /**
@@ -45,17 +62,40 @@ function workerUrl(): URL {
   return url;
 }
 
+/**
+ * The process's Node flags without the workspace's source condition (set under the test
+ * runner): the worker runs compiled code, and so must the packages it and its models
+ * import, whose TypeScript sources Node cannot load.
+ */
+function compiledExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if ((flag === '--conditions' || flag === '-C') && argv[i + 1] === SOURCE_CONDITION) i++;
+    else if (flag !== `--conditions=${SOURCE_CONDITION}`) out.push(flag);
+  }
+  return out;
+}
+const SOURCE_CONDITION = '@kiro-learn/source';
+
 class SqliteReader implements StorageReader {
   readonly #path: string;
   readonly #busyTimeoutMs: number | undefined;
+  readonly #models: string | undefined;
   readonly #calls = new Map<number, Call>();
   #nextId = 1;
   #worker: Promise<Worker> | undefined;
   #closed = false;
 
-  constructor(path: string, busyTimeoutMs: number | undefined) {
+  constructor(path: string, busyTimeoutMs: number | undefined, models: string | undefined) {
     this.#path = path;
     this.#busyTimeoutMs = busyTimeoutMs;
+    this.#models = models;
+  }
+
+  model<T>(name: string, ...args: unknown[]): Promise<T> {
+    return this.#send({ model: name, args }) as Promise<T>;
   }
 
   getEvent(...args: Parameters<StorageReads['getEvent']>) {
@@ -94,11 +134,24 @@ class SqliteReader implements StorageReader {
   stats(...args: Parameters<StorageReads['stats']>) {
     return this.#call('stats', args) as ReturnType<StorageReads['stats']>;
   }
+  scanEvents(...args: Parameters<StorageReads['scanEvents']>) {
+    return this.#call('scanEvents', args) as ReturnType<StorageReads['scanEvents']>;
+  }
+  scanRecords(...args: Parameters<StorageReads['scanRecords']>) {
+    return this.#call('scanRecords', args) as ReturnType<StorageReads['scanRecords']>;
+  }
   sizeBytes() {
     return this.#call('sizeBytes', []) as ReturnType<StorageReads['sizeBytes']>;
   }
+  teamRecordInfo(...args: Parameters<StorageReads['teamRecordInfo']>) {
+    return this.#call('teamRecordInfo', args) as ReturnType<StorageReads['teamRecordInfo']>;
+  }
 
-  async #call(method: ReadRequest['method'], args: unknown[]): Promise<unknown> {
+  #call(method: (typeof READ_METHODS)[number], args: unknown[]): Promise<unknown> {
+    return this.#send({ method, args });
+  }
+
+  async #send(request: DistributiveOmit<ReadRequest, 'id'>): Promise<unknown> {
     if (this.#closed) throw new StorageError('closed', 'the storage reader is closed');
     this.#worker ??= this.#start();
     const worker = await this.#worker;
@@ -106,7 +159,7 @@ class SqliteReader implements StorageReader {
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
       worker.ref(); // a read in flight keeps the process alive, an idle worker does not
-      worker.postMessage({ id, method, args } satisfies ReadRequest);
+      worker.postMessage({ ...request, id } as ReadRequest);
     });
   }
 
@@ -114,8 +167,9 @@ class SqliteReader implements StorageReader {
     const data: ReadWorkerData = {
       path: this.#path,
       ...(this.#busyTimeoutMs !== undefined ? { busyTimeoutMs: this.#busyTimeoutMs } : {}),
+      ...(this.#models !== undefined ? { models: this.#models } : {}),
     };
-    const worker = new Worker(workerUrl(), { workerData: data });
+    const worker = new Worker(workerUrl(), { workerData: data, execArgv: compiledExecArgv() });
     const started = new Promise<Worker>((resolve, reject) => {
       worker.on('message', (reply: ReadReply) => {
         if ('ready' in reply) {

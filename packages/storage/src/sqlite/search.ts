@@ -86,6 +86,10 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
     } catch {
       // a word FTS5 cannot parse is simply not searched for
     }
+    // A word no record has yet is not cached: the next record may bring it (a teammate's
+    // record just pushed, a fresh extraction), and until the index grew by 5 % a cached 0
+    // would leave the word out of every search. Counting an absent word is one index probe.
+    if (df === 0) return df;
     if (termCounts.size >= 50_000) termCounts.clear();
     termCounts.set(term, { df, atTotal: totalDocs });
     return df;

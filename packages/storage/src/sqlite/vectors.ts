@@ -12,12 +12,7 @@ import { type VectorHit, VectorIndex } from '../vectors/vector-index.js';
 import type { SqliteContext } from './context.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
-
-/** Options of the in-memory vector cache behind `searchVectors`. */
-export interface VectorCacheOptions {
-  /** Most vectors kept in memory over all namespaces; the least recently searched go first. */
-  maxCachedVectors?: number;
-}
+import type { VectorCacheOptions } from './vector-options.js';
 
 interface Cached {
   index: VectorIndex;

@@ -83,5 +83,34 @@ export function bufferConformance({ open }: BackendFactory): void {
       expect(await storage.listPending(NS)).toEqual([]);
       expect(await storage.pendingSummary()).toEqual([]);
     });
+
+    it('parks entries past a ceiling in order and re-queues the oldest within a byte limit', async () => {
+      const storage = await open();
+      // Both backends park: without it, events past a project's ceiling are never extracted.
+      expect(storage.parkPending && storage.requeueParked && storage.parkedSummary).toBeTruthy();
+      const events = [event(), event(), event(), event()];
+      for (const e of events) await storage.putEvent(e, { pending: true });
+      const ids = events.map((e) => e.event_id);
+      const bytes = (await storage.listPending(NS)).map((p) => p.bytes);
+      expect(await storage.parkPending!(NS, ids.slice(1))).toBe(3);
+      expect(await storage.parkPending!(NS, ids.slice(1))).toBe(0); // no longer pending
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([ids[0]]);
+      expect(await storage.parkedSummary!()).toEqual([
+        { namespace: NS, count: 3, bytes: bytes[1]! + bytes[2]! + bytes[3]! },
+      ]);
+      // Room for one more entry beside the one pending: the oldest parked one moves.
+      expect(await storage.requeueParked!(NS, bytes[0]! + bytes[1]! + 1)).toBe(1);
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual(ids.slice(0, 2));
+      // An empty buffer takes at least one entry, however large.
+      await storage.commitExtraction({ namespace: NS, records: [], eventIds: ids.slice(0, 2) });
+      expect(await storage.requeueParked!(NS, 1)).toBe(1);
+      expect((await storage.listPending(NS)).map((p) => p.eventId)).toEqual([ids[2]]);
+      expect(await storage.requeueParked!('/actor/other/project/p/', 1_000_000)).toBe(0);
+      // Forgetting the project takes its parked entries too.
+      const counts = await storage.forget({ namespace: NS });
+      expect(counts.pending).toBe(2);
+      expect(await storage.parkedSummary!()).toEqual([]);
+      expect(await storage.getEvent(ids[3]!)).toBeUndefined();
+    });
   });
 }

@@ -8,6 +8,7 @@ import { logsConformance } from './logs.js';
 import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
+import { sharingConformance } from './sharing.js';
 import { teamConformance } from './team.js';
 import type { BackendFactory } from './types.js';
 import { vectorsConformance } from './vectors.js';
@@ -32,5 +33,6 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     lifecycleConformance(factory);
     vectorsConformance(factory);
     dataConformance(factory);
+    sharingConformance(factory);
   });
 }

@@ -51,6 +51,13 @@ export function logsConformance({ open }: BackendFactory): void {
       expect(
         (await storage.listRetrievals({ limit: 10, afterId: all[1]!.id })).map((r) => r.query),
       ).toEqual(['q2']);
+      // `since`: only those logged at or after a time (the viewer's last hour), newest first.
+      expect(
+        (await storage.listRetrievals({ limit: 10, since: all[1]!.createdAt })).map((r) => r.query),
+      ).toEqual(all.filter((r) => r.createdAt >= all[1]!.createdAt).map((r) => r.query));
+      expect(
+        await storage.listRetrievals({ limit: 10, since: '2999-01-01T00:00:00.000Z' }),
+      ).toEqual([]);
       await storage.logExtraction({
         namespace: NS,
         extractor: 'builtin',

@@ -7,6 +7,25 @@ const titles = (hits: Array<{ record: { title: string } }>) => hits.map((h) => h
 
 export function searchConformance({ open }: BackendFactory): void {
   describe('search', () => {
+    it('finds a record by a word that no record had when it was last searched for', async () => {
+      const storage = await open();
+      for (let i = 0; i < 40; i++) {
+        await storage.putRecord(
+          record({ title: `Ledger export note ${i}`, summary: 'CSV quoting.' }),
+        );
+      }
+      expect(
+        await storage.searchRecords({ namespace: NS, query: 'zqxwv ledger', limit: 5 }),
+      ).not.toEqual([]);
+      const fresh = record({
+        title: 'The zqxwv flag breaks the ledger export',
+        summary: 'Quote it.',
+      });
+      await storage.putRecord(fresh);
+      const hits = await storage.searchRecords({ namespace: NS, query: 'zqxwv', limit: 5 });
+      expect(hits.map((hit) => hit.record.record_id)).toEqual([fresh.record_id]);
+    });
+
     it('stems: "migrations" finds a record about migrating', async () => {
       const storage = await open();
       await storage.putRecord(record({ title: 'Migrate users table to uuid keys' }));

@@ -1,0 +1,554 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn/schema';
+import { projectIdentity } from '@kiro-learn/schema/node';
+import { openSqliteStorage } from '@kiro-learn/storage';
+import { freshSchema } from '@kiro-learn/test-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../src/commands/index.js';
+import { type Daemon, startDaemon } from '../src/daemon.js';
+import { silentLogger } from '../src/log/logger.js';
+import { createTeamClient } from '../src/team/client.js';
+import { startOutboxPusher } from '../src/team/outbox.js';
+import { freePort } from './child.js';
+import { send } from './helpers.js';
+
+/**
+ * Team memory end to end, with real parts only: a team server (a collector on PostgreSQL),
+ * two developers' collectors, each with its own SQLite store and its own clone of one
+ * repository, talking HTTP over loopback. The outbox retries fast here (the pacing is the
+ * only thing changed).
+ */
+const FAST = { timing: { pollMs: 50, retryMinMs: 50, retryMaxMs: 250 } };
+const REMOTE = 'git@github.com:acme/payments-api.git';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function git(...args: string[]): string {
+  return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `kiro-learn <args>` in this process with `env`; the exit code and what it printed. */
+async function kiro(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (text: string) => void) =>
+    ({
+      write: (chunk: string) => {
+        append(String(chunk));
+        return true;
+      },
+    }) as unknown as NodeJS.WritableStream;
+  const code = await runCli(args, {
+    env,
+    cwd,
+    stdout: sink((t) => {
+      stdout += t;
+    }),
+    stderr: sink((t) => {
+      stderr += t;
+    }),
+  });
+  return { code, stdout, stderr };
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The team server: a collector on PostgreSQL with an admin token, on a fixed port. */
+interface TeamServer {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  schema: string;
+  daemon?: Daemon;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
+}
+
+async function teamServer(): Promise<TeamServer> {
+  const home = temp('kl-team-server-');
+  const schema = freshSchema();
+  const port = await freePort();
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({
+      storage: { schema },
+      token: 'team-server-admin-token-0123456789',
+      extraction: { mode: 'builtin' },
+      semantic: { enabled: false },
+    }),
+  );
+  const env = {
+    ...process.env,
+    KIRO_LEARN_HOME: home,
+    KIRO_LEARN_PORT: String(port),
+    // As a team server runs: reachable from other machines, so guarded by tokens.
+    KIRO_LEARN_HOST: '0.0.0.0',
+    KIRO_LEARN_STORAGE_URL: inject('postgresUrl'),
+  };
+  const server: TeamServer = {
+    url: `http://127.0.0.1:${port}`,
+    env,
+    schema,
+    async start() {
+      server.daemon = await startDaemon({ env });
+    },
+    async stop() {
+      await server.daemon?.stop();
+      delete server.daemon;
+    },
+    async query(text, values = []) {
+      const client = new pg.Client({ connectionString: inject('postgresUrl') });
+      await client.connect();
+      try {
+        await client.query(`SET search_path TO ${schema}`);
+        return (await client.query(text, values)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+  await server.start();
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+/** A developer's machine: a collector on its own SQLite store, joined to the team. */
+interface Machine {
+  name: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  daemon: Daemon;
+  /** Events as this machine's hooks send them, for the project at `root`. */
+  event(root: string, kind: Event['kind'], content: string, session?: string): Event;
+}
+
+async function machine(
+  name: string,
+  teamUrl: string,
+  token: string,
+  settings: Record<string, unknown> = {},
+  /** The team server as the collector reaches it, when not as `team join` did. */
+  via?: string,
+): Promise<Machine> {
+  const home = temp(`kl-team-${name}-`);
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({
+      extraction: { mode: 'builtin' },
+      semantic: { enabled: false },
+      // Generous budgets: this machine's two cores are shared; only the slow-server test
+      // gives the team server less time than it takes.
+      retrieval: { budgetMs: 4000 },
+      team: { searchBudgetMs: 3000 },
+      ...settings,
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    KIRO_LEARN_HOME: home,
+    KIRO_LEARN_PORT: '0',
+    KIRO_LEARN_ACTOR: name,
+  };
+  delete env['KIRO_LEARN_STORAGE_URL'];
+  // Joining is what a developer does: the CLI checks the server and keeps the token.
+  const joined = await kiro(['team', 'join', teamUrl, '--token', token], env);
+  expect(joined.stderr).toBe('');
+  expect(joined.stdout).toContain(`as ${name} (member)`);
+  expect(statSync(join(home, 'team-token')).mode & 0o777).toBe(0o600);
+  if (via) env['KIRO_LEARN_TEAM_URL'] = via;
+  const daemon = await startDaemon({ env, team: FAST });
+  const port = Number(new URL(daemon.url).port);
+  cleanups.push(() => daemon.stop());
+  return {
+    name,
+    port,
+    env: { ...env, KIRO_LEARN_PORT: String(port) },
+    daemon,
+    event(root, kind, content, session = `${name}-s1`) {
+      const identity = projectIdentity(root, { env });
+      return {
+        event_id: newEventId(),
+        session_id: session,
+        actor_id: name,
+        namespace: identity.namespace,
+        schema_version: 1,
+        kind,
+        body: { type: 'text', content },
+        valid_time: new Date().toISOString(),
+        source: {
+          surface: 'kiro-cli',
+          version: '1.0.0',
+          client_id: 'test',
+          project_path: identity.root,
+        },
+      };
+    },
+  };
+}
+
+/** One turn through a machine's hooks (prompt, a tool use, the turn's end), then its records. */
+async function turn(m: Machine, root: string, words: string, session: string) {
+  for (const [kind, content] of [
+    ['prompt', `why does ${words} fail?`],
+    ['tool_use', `edited src/webhooks/stripe.ts: ${words}`],
+    ['session_summary', `Fixed: ${words}. The cause was found in src/webhooks/stripe.ts.`],
+  ] as const) {
+    const sent = await send(m.port, 'POST', '/v1/events', {
+      body: m.event(root, kind, content, session),
+    });
+    expect(sent.status).toBe(200);
+  }
+  const namespace = projectIdentity(root, { env: m.env }).namespace;
+  return waitFor(`${m.name}'s extraction`, async () => {
+    const page = await send(
+      m.port,
+      'GET',
+      `/v1/memories?namespace=${encodeURIComponent(namespace)}`,
+    );
+    const items = page.json.items as Array<{
+      record_id: string;
+      title: string;
+      source_event_ids: string[];
+    }>;
+    return items.length > 0 ? items : undefined;
+  });
+}
+
+/** A prompt as a hook sends it, with context: what the agent would read. */
+async function prompt(m: Machine, root: string, text: string, session = `${m.name}-ask`) {
+  const reply = await send(m.port, 'POST', '/v1/events?retrieve=true', {
+    body: m.event(root, 'prompt', text, session),
+  });
+  expect(reply.status).toBe(200);
+  return reply.json.retrieval as { context: string; records: string[]; latency_ms: number };
+}
+
+async function outboxOf(m: Machine) {
+  return (await send(m.port, 'GET', '/v1/sharing')).json as {
+    outbox: { count: number };
+    shares: Array<{ project_id: string }>;
+    identity?: { member: string };
+    last_push_at?: string;
+  };
+}
+
+/** A TCP proxy to the team server that holds every answer back for `delayMs` (a slow link). */
+async function slowProxy(targetPort: number, delayMs: number): Promise<string> {
+  const sockets = new Set<Socket>();
+  const proxy: Server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    sockets.add(client);
+    sockets.add(upstream);
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk) =>
+      setTimeout(() => client.writable && client.write(chunk), delayMs),
+    );
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        proxy.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+}
+
+describe('team memory: two developers and a team server on PostgreSQL', () => {
+  let server: TeamServer;
+  let alice: Machine;
+  let bob: Machine;
+  let aliceRepo: string;
+  let bobRepo: string;
+  let tokens: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await teamServer();
+    tokens = {};
+    for (const name of ['alice', 'bob', 'dave']) {
+      const added = await kiro(['team', 'add-member', name], server.env);
+      expect(added.code).toBe(0);
+      tokens[name] = added.stdout.trim().split('\n').at(-1)!;
+    }
+    // Alice's repository, shared and committed; Bob's is a clone of it at another path.
+    aliceRepo = join(temp('kl-team-alice-src-'), 'payments-api');
+    git('init', '-q', aliceRepo);
+    git('-C', aliceRepo, 'remote', 'add', 'origin', REMOTE);
+    alice = await machine('alice', server.url, tokens['alice']!);
+    bob = await machine('bob', server.url, tokens['bob']!);
+    const shared = await kiro(['team', 'share'], alice.env, aliceRepo);
+    expect(shared.stdout).toContain('commit it');
+    git('-C', aliceRepo, 'add', '.kiro-learn-team.json');
+    git('-C', aliceRepo, '-c', 'user.name=a', '-c', 'user.email=a@x', 'commit', '-qm', 'share');
+    bobRepo = join(temp('kl-team-bob-src-'), 'checkout');
+    git('clone', '-q', aliceRepo, bobRepo);
+    git('-C', bobRepo, 'remote', 'set-url', 'origin', 'https://github.com/acme/payments-api');
+  }, 120_000);
+
+  it('a record extracted on one machine reaches a teammate’s prompt in their clone, marked with its author', async () => {
+    const records = await turn(alice, aliceRepo, 'the stripe webhook signature check', 'a-1');
+    const record = records[0]!;
+    await waitFor('the push', async () =>
+      (await outboxOf(alice)).outbox.count === 0 ? true : undefined,
+    );
+    const status = await outboxOf(alice);
+    expect(status.identity?.member).toBe('alice');
+    expect(status.shares.map((s) => s.project_id)).toEqual([projectIdentity(aliceRepo).projectId]);
+    expect(status.last_push_at).toBeDefined();
+
+    const context = await prompt(bob, bobRepo, 'stripe webhook signature check failing again');
+    expect(context.records).toContain(record.record_id);
+    expect(context.context).toContain(`### ${record.title} — from alice\n`);
+
+    // Bob's viewer names the teammate's record and whose it is (his own would have no origin).
+    await waitFor('the kept copy', async () => {
+      const origins = await send(bob.port, 'GET', `/ui/api/origins?ids=${record.record_id}`);
+      return origins.json[record.record_id] ? origins.json : undefined;
+    }).then((origins) =>
+      expect(origins[record.record_id]).toMatchObject({ origin: 'team', author: 'alice' }),
+    );
+    const titles = await send(bob.port, 'GET', `/ui/api/titles?ids=${record.record_id}`);
+    expect(titles.json).toEqual({ [record.record_id]: record.title });
+
+    // Alice's own prompt has her local copy once, unlabelled.
+    const own = await prompt(alice, aliceRepo, 'stripe webhook signature check failing again');
+    expect(own.records.filter((id) => id === record.record_id)).toHaveLength(1);
+    expect(own.context).not.toContain(' — from ');
+
+    // `kiro-learn team status` says the same as the route.
+    const cli = await kiro(['team', 'status'], alice.env);
+    expect(cli.stdout).toContain('alice (member) in team default');
+    expect(cli.stdout).toContain('outbox:  0 waiting');
+  }, 120_000);
+
+  it('a project that is not shared shares nothing', async () => {
+    const privateRepo = join(temp('kl-team-private-'), 'side-project');
+    git('init', '-q', privateRepo);
+    git('-C', privateRepo, 'remote', 'add', 'origin', 'git@github.com:alice/side-project.git');
+    const records = await turn(alice, privateRepo, 'the private tax calculation rounding', 'a-2');
+    await waitFor('a quiet outbox', async () =>
+      (await outboxOf(alice)).outbox.count === 0 ? true : undefined,
+    );
+    const ids = records.map((r) => r.record_id);
+    expect(
+      await server.query('SELECT record_id FROM memory_records WHERE record_id = ANY($1)', [ids]),
+    ).toEqual([]);
+    expect((await outboxOf(alice)).shares).toHaveLength(1);
+  }, 120_000);
+
+  it('while the team server is down records wait in the outbox; they arrive once it is back, exactly once', async () => {
+    await server.stop();
+    const saved = [];
+    for (const n of [1, 2, 3]) {
+      const record = {
+        record_id: newRecordId(),
+        namespace: projectIdentity(aliceRepo, { env: alice.env }).namespace,
+        strategy: 'mcp_observation',
+        title: `Refund job ${n} must be idempotent`,
+        summary: `Refund batch ${n} ran twice after a retry; the job now checks refund ids first.`,
+        facts: [],
+        concepts: ['refunds'],
+        files_touched: [],
+        observation_type: 'decision' as const,
+        source_event_ids: [newEventId()],
+        created_at: new Date().toISOString(),
+      };
+      expect((await send(alice.port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
+      saved.push(record.record_id);
+    }
+    // Several failed attempts later, nothing was lost.
+    await waitFor('failed pushes', async () => {
+      const s = (await send(alice.port, 'GET', '/v1/sharing')).json;
+      return s.outbox.count >= 3 && s.outbox.last_error ? true : undefined;
+    });
+    await server.start();
+    await waitFor('the outbox to drain', async () =>
+      (await outboxOf(alice)).outbox.count === 0 ? true : undefined,
+    );
+    const rows = await server.query<{ record_id: string; revision: string; author: string }>(
+      'SELECT record_id, revision, author FROM team_records WHERE record_id = ANY($1) ORDER BY record_id',
+      [saved],
+    );
+    expect(rows.map((r) => r.record_id)).toEqual([...saved].sort());
+    expect(new Set(rows.map((r) => r.author))).toEqual(new Set(['alice']));
+    const copies = await server.query<{ n: string }>(
+      'SELECT count(*) AS n FROM memory_records WHERE record_id = ANY($1)',
+      [saved],
+    );
+    expect(Number(copies[0]!.n)).toBe(3);
+  }, 120_000);
+
+  it('a team server slower than the sub-budget: the prompt is answered with local results alone', async () => {
+    const slowUrl = await slowProxy(Number(new URL(server.url).port), 8000);
+    // Bob's second machine reaches the team server through a slow link.
+    const slowBob = await machine(
+      'bob',
+      server.url,
+      tokens['bob']!,
+      { retrieval: { budgetMs: 1500 }, team: { searchBudgetMs: 300 } },
+      slowUrl,
+    );
+    const local = await turn(slowBob, bobRepo, 'the currency rounding of refunds', 'b-slow');
+    const context = await prompt(
+      slowBob,
+      bobRepo,
+      'stripe webhook signature check and the currency rounding of refunds',
+    );
+    // Its own records are there; the team's (Alice's matches the prompt as well) are not.
+    expect(context.records).toEqual(expect.arrayContaining([local[0]!.record_id]));
+    expect(context.context).not.toContain(' — from alice');
+    const fromAlice = await server.query<{ record_id: string }>(
+      "SELECT record_id FROM team_records WHERE author = 'alice'",
+    );
+    for (const row of fromAlice) expect(context.records).not.toContain(row.record_id);
+  }, 120_000);
+
+  it('an edit propagates: the teammate gets the new text', async () => {
+    const [record] = await turn(alice, aliceRepo, 'the invoice pdf font embedding', 'a-4');
+    await waitFor('the push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+    const title = 'Invoice PDFs must embed the Inter font subset';
+    const patched = await send(alice.port, 'PATCH', `/v1/memories/${record!.record_id}`, {
+      body: { title },
+    });
+    expect(patched.status).toBe(200);
+    await waitFor('the edit to reach the server', async () => {
+      const rows = await server.query<{ title: string }>(
+        'SELECT title FROM memory_records WHERE record_id = $1',
+        [record!.record_id],
+      );
+      return rows[0]?.title === title ? true : undefined;
+    });
+    const context = await prompt(bob, bobRepo, 'invoice pdf font embedding', 'bob-edit');
+    expect(context.context).toContain(`### ${title} — from alice`);
+  }, 120_000);
+
+  it('a delete propagates: the teammate no longer gets the record', async () => {
+    const [record] = await turn(alice, aliceRepo, 'the ledger export csv quoting', 'a-3');
+    await waitFor('the push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+    expect((await prompt(bob, bobRepo, 'ledger export csv quoting')).records).toContain(
+      record!.record_id,
+    );
+    expect((await send(alice.port, 'DELETE', `/v1/memories/${record!.record_id}`)).status).toBe(
+      200,
+    );
+    await waitFor('the delete to reach the server', async () =>
+      (await server.query('SELECT 1 FROM memory_records WHERE record_id = $1', [record!.record_id]))
+        .length === 0
+        ? true
+        : undefined,
+    );
+    const after = await prompt(bob, bobRepo, 'ledger export csv quoting', 'bob-after-delete');
+    expect(after.records).not.toContain(record!.record_id);
+  }, 120_000);
+
+  it('records are scrubbed with the user’s own patterns before they leave the machine', async () => {
+    // A record stored before its secret's pattern was added to privacy.extraPatterns.
+    const storage = await openSqliteStorage({ path: join(temp('kl-team-scrub-'), 'db.sqlite') });
+    cleanups.push(() => storage.close());
+    const namespace = '/actor/dave/project/billing-0123456789ab/';
+    await storage.sharing.share(namespace, 'billing-0123456789ab');
+    const record = {
+      record_id: newRecordId(),
+      namespace,
+      strategy: 'mcp_observation',
+      title: 'Staging billing key',
+      summary: 'Staging signs invoices with ACME-7731-SECRET; production has its own.',
+      facts: ['The key ACME-7731-SECRET rotates monthly'],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'discovery' as const,
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    await storage.putRecord(record);
+    const pusher = startOutboxPusher({
+      storage,
+      client: createTeamClient({ url: server.url, token: tokens['dave']! }),
+      scrubber: createScrubber({ extraPatterns: ['ACME-\\d{4}-SECRET'] }),
+      logger: silentLogger,
+      timing: FAST.timing,
+    });
+    expect(await pusher.drain()).toBe(true);
+    await pusher.stop();
+    const [stored] = await server.query<{ summary: string; facts: string }>(
+      'SELECT summary, facts FROM memory_records WHERE record_id = $1',
+      [record.record_id],
+    );
+    expect(stored!.summary).toContain('Staging signs invoices with');
+    expect(`${stored!.summary} ${stored!.facts}`).not.toContain('ACME-7731-SECRET');
+  }, 120_000);
+
+  it('raw events never reach the team server', async () => {
+    const [events] = await server.query<{ n: string }>('SELECT count(*) AS n FROM events');
+    expect(Number(events!.n)).toBe(0);
+    const [pending] = await server.query<{ n: string }>('SELECT count(*) AS n FROM pending');
+    expect(Number(pending!.n)).toBe(0);
+  });
+
+  it('a foreign token and a removed member are refused', async () => {
+    const forged = await fetch(`${server.url}/v1/team/whoami`, {
+      headers: { Authorization: 'Bearer klm_not-a-member-of-this-team-0000000000' },
+    });
+    expect(forged.status).toBe(401);
+    const joinForged = await kiro(
+      ['team', 'join', server.url, '--token', 'klm_not-a-member-of-this-team-0000000000'],
+      { ...bob.env, KIRO_LEARN_HOME: temp('kl-team-forged-') },
+    );
+    expect(joinForged.code).toBe(1);
+    expect(joinForged.stderr).toContain('401');
+
+    expect((await kiro(['team', 'remove', 'bob'], server.env)).code).toBe(0);
+    const removed = await fetch(`${server.url}/v1/team/whoami`, {
+      headers: { Authorization: `Bearer ${tokens['bob']}` },
+    });
+    expect(removed.status).toBe(401);
+    // Bob's machine still answers his prompts, from his own memory only.
+    const context = await prompt(
+      bob,
+      bobRepo,
+      'stripe webhook signature check failing again',
+      'b-9',
+    );
+    expect(context.context).not.toContain(' — from alice');
+    const status = await kiro(['team', 'status'], bob.env);
+    expect(status.stdout).toContain('401');
+  }, 120_000);
+});
