@@ -337,6 +337,8 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     const titles = await send(bob.port, 'GET', `/ui/api/titles?ids=${record.record_id}`);
     expect(titles.json).toEqual({ [record.record_id]: record.title });
+    const copy = await send(bob.port, 'GET', `/ui/api/team-records/${record.record_id}`);
+    expect(copy.json).toMatchObject({ author: 'alice', record: { title: record.title } });
 
     // Alice's own prompt has her local copy once, unlabelled.
     const own = await prompt(alice, aliceRepo, 'stripe webhook signature check failing again');
@@ -514,6 +516,33 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     expect(stored!.summary).toContain('Staging signs invoices with');
     expect(`${stored!.summary} ${stored!.facts}`).not.toContain('ACME-7731-SECRET');
+  }, 120_000);
+
+  it('unshare opts one developer out: their new records stay local, a teammate still shares', async () => {
+    expect((await kiro(['team', 'unshare'], alice.env, aliceRepo)).code).toBe(0);
+    // The collector looks at a project's files again on its next event after a moment.
+    await waitFor('Alice to stop sharing', async () => {
+      await send(alice.port, 'POST', '/v1/events', {
+        body: alice.event(aliceRepo, 'note', 'still here', 'a-poll'),
+      });
+      return (await outboxOf(alice)).shares.length === 0 ? true : undefined;
+    });
+    const records = await turn(alice, aliceRepo, 'the vat rounding of credit notes', 'a-5');
+    const fresh = records.filter((r) => r.title.includes('vat rounding'));
+    expect(fresh.length).toBeGreaterThan(0);
+    const [bobs] = await turn(bob, bobRepo, 'the webhook replay window', 'b-5');
+    await waitFor('Bob’s push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [bobs!.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+    expect(
+      await server.query('SELECT record_id FROM memory_records WHERE record_id = ANY($1)', [
+        fresh.map((r) => r.record_id),
+      ]),
+    ).toEqual([]);
+    expect((await kiro(['team', 'share'], alice.env, aliceRepo)).code).toBe(0);
   }, 120_000);
 
   it('raw events never reach the team server', async () => {

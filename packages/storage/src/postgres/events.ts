@@ -2,7 +2,8 @@ import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
 import type { StorageBackend } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { hasNul, now, type PgContext, withoutNul } from './context.js';
+import { hasNul, type PgContext } from './context.js';
+import type { PgEventBatcher } from './event-batcher.js';
 
 export type EventMethods = Pick<
   StorageBackend,
@@ -12,7 +13,7 @@ export type EventMethods = Pick<
 const MAX_SEQ = 9_223_372_036_854_775_807n;
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
-export function pgEvents(ctx: PgContext): EventMethods {
+export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): EventMethods {
   const { db } = ctx;
 
   async function getEventJson(eventId: string): Promise<string | undefined> {
@@ -29,23 +30,9 @@ export function pgEvents(ctx: PgContext): EventMethods {
   return {
     async putEvent(event, options = {}) {
       ctx.ensureOpen();
-      const json = JSON.stringify(event);
-      const bytes = Buffer.byteLength(json, 'utf8');
-      // One statement: the event and (when asked) its pending entry commit together, and
-      // a duplicate event_id inserts neither.
-      const { rows } = await sql<{ stored: string }>`
-        WITH inserted AS (
-          INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json)
-          VALUES (${event.event_id}, ${withoutNul(event.namespace)}, ${withoutNul(event.session_id)},
-            ${event.kind}, ${event.valid_time}, ${options.receivedAt ?? now()}, ${bytes}, ${json})
-          ON CONFLICT (event_id) DO NOTHING
-          RETURNING seq, event_id, namespace, bytes, received_at
-        ), appended AS (
-          INSERT INTO pending (namespace, event_id, seq, bytes, appended_at)
-          SELECT namespace, event_id, seq, bytes, received_at FROM inserted WHERE ${options.pending === true}
-        )
-        SELECT count(*) AS stored FROM inserted`.execute(db);
-      return { stored: Number(rows[0]?.stored ?? 0) > 0 };
+      // The event and (when asked) its pending entry commit together, in one statement
+      // with the other events arriving meanwhile; a duplicate event_id inserts neither.
+      return batcher.put(event, options);
     },
 
     async getEvent(eventId) {

@@ -9,6 +9,7 @@ import { pgBuffer } from './buffer.js';
 import { pgClaims } from './claims.js';
 import { type PgContext, translateError } from './context.js';
 import { pgData } from './data.js';
+import { PgEventBatcher } from './event-batcher.js';
 import { pgEvents } from './events.js';
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
@@ -135,8 +136,9 @@ export async function openPostgresStorage(
   const termStats = pgTermStats(ctx, {
     minRecords: options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS,
   });
+  const events = new PgEventBatcher(db);
   const methods = {
-    ...pgEvents(ctx),
+    ...pgEvents(ctx, events),
     ...pgRecords(ctx),
     ...pgSearch(ctx, {
       weights,
@@ -201,6 +203,8 @@ export async function openPostgresStorage(
       if (closed) return;
       closed = true;
       await Promise.all([...watchers].map((unwatch) => unwatch()));
+      // Events handed in before close are stored (or fail) before the pool goes.
+      await events.idle();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();
       await db.destroy();

@@ -27,6 +27,38 @@ export function eventsConformance({ open }: BackendFactory): void {
       expect(await storage.listPending(NS)).toHaveLength(1);
     });
 
+    it('stores many concurrent events once each, counted once, in arrival order per namespace', async () => {
+      const storage = await open();
+      const namespaces = [NS, '/actor/bob/project/x/', '/actor/carol/project/y/'];
+      const kinds = ['prompt', 'tool_use', 'note'] as const;
+      const events = Array.from({ length: 120 }, (_, i) =>
+        event({ namespace: namespaces[i % 3]!, kind: kinds[Math.floor(i / 3) % 3]! }),
+      );
+      // Every fifth event is sent twice at once; half of them join the pending buffer.
+      const puts = events.flatMap((e, i) => {
+        const options = { pending: i % 2 === 0 };
+        const put = () => storage.putEvent(e, options);
+        return i % 5 === 0 ? [put(), put()] : [put()];
+      });
+      const results = await Promise.all(puts);
+      expect(results.filter((r) => r.stored)).toHaveLength(120);
+      const stats = await storage.stats();
+      expect(stats.events.total).toBe(120);
+      const byKind: Record<string, number> = {};
+      for (const e of events) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+      expect(stats.events.byKind).toEqual(byKind);
+      expect(stats.projects.map((p) => p.events)).toEqual([40, 40, 40]);
+      for (const namespace of namespaces) {
+        const mine = events.filter((e) => e.namespace === namespace);
+        const listed = await storage.listEvents({ namespace, limit: 100 });
+        expect(listed.items.map((e) => e.event_id)).toEqual(mine.map((e) => e.event_id).reverse());
+        const pending = await storage.listPending(namespace);
+        expect(pending.map((p) => p.eventId)).toEqual(
+          mine.filter((e) => events.indexOf(e) % 2 === 0).map((e) => e.event_id),
+        );
+      }
+    });
+
     it('keeps the JSON byte-identical, unicode and escapes included', async () => {
       const storage = await open();
       const e = event({

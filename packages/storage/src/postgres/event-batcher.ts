@@ -1,0 +1,138 @@
+import type { Event } from '@kiro-learn/schema';
+import { type Kysely, sql } from 'kysely';
+import type { PutEventOptions, PutEventResult } from '../backend.js';
+import { StorageError } from '../errors.js';
+import { now, translateError, withoutNul } from './context.js';
+import type { PgTables } from './tables.js';
+
+interface Item {
+  event: Event;
+  json: string;
+  bytes: number;
+  receivedAt: string;
+  pending: boolean;
+  resolve: (result: PutEventResult) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface EventBatcherOptions {
+  /** Statements in flight at once: the rest queue and go together in the next (default 2). */
+  maxInFlight?: number;
+  /** Most events in one statement (default 256). */
+  maxBatch?: number;
+}
+
+/**
+ * Group commit for events. Every stored event updates its namespace's counter rows, which
+ * stay locked until commit, and every commit waits for a WAL flush: one statement per
+ * event capped ingest at one commit per namespace at a time, however many clients or
+ * collectors wrote. Here events that arrive while statements are in flight wait and go
+ * together in one multi-row statement (one commit, one flush, each counter row locked
+ * once). Rows are inserted ordered by namespace, then arrival: concurrent batches (of
+ * this or another collector) lock namespaces' counter rows in the same order, so they
+ * never deadlock (a namespace's kind counters are only taken while holding its
+ * namespace_counts row), and within a namespace `seq` keeps arrival order. A batch that fails for a
+ * reason other than the server (unavailable, timeout) is retried event by event, so one
+ * bad event cannot fail its neighbours.
+ */
+export class PgEventBatcher {
+  readonly #db: Kysely<PgTables>;
+  readonly #queue: Item[] = [];
+  readonly #maxInFlight: number;
+  readonly #maxBatch: number;
+  #inFlight = 0;
+  #drained: Array<() => void> = [];
+
+  constructor(db: Kysely<PgTables>, options: EventBatcherOptions = {}) {
+    this.#db = db;
+    this.#maxInFlight = options.maxInFlight ?? 2;
+    this.#maxBatch = options.maxBatch ?? 256;
+  }
+
+  /** Stores the event (once by event_id), resolving after its batch committed. */
+  put(event: Event, options: PutEventOptions): Promise<PutEventResult> {
+    const json = JSON.stringify(event);
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        event,
+        json,
+        bytes: Buffer.byteLength(json, 'utf8'),
+        receivedAt: options.receivedAt ?? now(),
+        pending: options.pending === true,
+        resolve,
+        reject,
+      });
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    while (this.#inFlight < this.#maxInFlight && this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.#maxBatch);
+      this.#inFlight++;
+      void this.#run(batch).finally(() => {
+        this.#inFlight--;
+        this.#next();
+      });
+    }
+    if (this.#inFlight === 0 && this.#queue.length === 0) {
+      for (const done of this.#drained.splice(0)) done();
+    }
+  }
+
+  /** Resolves once every event handed in so far is settled (close awaits it). */
+  idle(): Promise<void> {
+    if (this.#inFlight === 0 && this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  async #run(batch: Item[]): Promise<void> {
+    try {
+      const stored = await this.#insert(batch);
+      for (const [i, item] of batch.entries()) item.resolve({ stored: stored.has(i) });
+    } catch (error) {
+      if (batch.length === 1 || translateError(error) instanceof StorageError) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((item) => this.#run([item])));
+    }
+  }
+
+  /** One statement for the batch; returns the indexes (into `batch`) stored now. */
+  async #insert(batch: readonly Item[]): Promise<Set<number>> {
+    const column = <T>(pick: (item: Item) => T) => batch.map(pick);
+    const { rows } = await sql<{ i: number }>`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${column((x) => x.event.event_id)}::text[],
+          ${column((x) => withoutNul(x.event.namespace))}::text[],
+          ${column((x) => withoutNul(x.event.session_id))}::text[],
+          ${column((x) => x.event.kind)}::text[],
+          ${column((x) => x.event.valid_time)}::text[],
+          ${column((x) => x.receivedAt)}::text[],
+          ${column((x) => x.bytes)}::int[],
+          ${column((x) => x.json)}::text[],
+          ${column((x) => x.pending)}::bool[]
+        ) WITH ORDINALITY AS t(event_id, namespace, session_id, kind, valid_time, received_at,
+          bytes, json, pending, i)
+      ), inserted AS (
+        INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json)
+        SELECT event_id, namespace, session_id, kind, valid_time, received_at, bytes, json
+        FROM input ORDER BY namespace, i
+        ON CONFLICT (event_id) DO NOTHING
+        RETURNING seq, event_id, namespace, bytes, received_at
+      ), firsts AS (
+        -- A batch may hold one event_id twice: the first copy is the one stored.
+        SELECT DISTINCT ON (event_id) event_id, pending, i FROM input ORDER BY event_id, i
+      ), appended AS (
+        INSERT INTO pending (namespace, event_id, seq, bytes, appended_at)
+        SELECT ins.namespace, ins.event_id, ins.seq, ins.bytes, ins.received_at
+        FROM inserted ins JOIN firsts f USING (event_id)
+        WHERE f.pending
+        ORDER BY ins.namespace, ins.seq
+      )
+      SELECT f.i FROM inserted ins JOIN firsts f USING (event_id)`.execute(this.#db);
+    return new Set(rows.map((row) => Number(row.i) - 1));
+  }
+}
