@@ -337,6 +337,8 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     const titles = await send(bob.port, 'GET', `/ui/api/titles?ids=${record.record_id}`);
     expect(titles.json).toEqual({ [record.record_id]: record.title });
+    const copy = await send(bob.port, 'GET', `/ui/api/team-records/${record.record_id}`);
+    expect(copy.json).toMatchObject({ author: 'alice', record: { title: record.title } });
 
     // Alice's own prompt has her local copy once, unlabelled.
     const own = await prompt(alice, aliceRepo, 'stripe webhook signature check failing again');

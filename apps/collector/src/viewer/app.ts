@@ -127,6 +127,20 @@ export function viewerApp(deps: ViewerDeps): Hono {
     return c.json({ items: result.items, total: result.total, limit: q.limit, offset: q.offset });
   });
 
+  // A teammate's record as it went into a context here (team memory): read-only.
+  app.get('/api/team-records/:record_id', async (c) => {
+    const id = parse(c, RecordIdSchema, c.req.param('record_id'));
+    if (id instanceof Response) return id;
+    const [copy] = deps.teamRecords ? await deps.teamRecords([id]) : [];
+    if (!copy) return fail(c, 404, 'no teammate record kept with this id', id);
+    return c.json({
+      record: copy.record,
+      author: copy.author,
+      project_id: copy.projectId,
+      seen_at: copy.seenAt,
+    });
+  });
+
   app.get('/api/memories/:record_id/sources', async (c) => {
     const id = parse(c, RecordIdSchema, c.req.param('record_id'));
     if (id instanceof Response) return id;

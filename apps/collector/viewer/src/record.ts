@@ -208,10 +208,40 @@ function editForm(view: HTMLElement, record: MemoryRecord): void {
   form.querySelector('input')?.focus();
 }
 
+/** A teammate's record kept where it went into a context (team memory): read-only. */
+function showTeamCopy(
+  view: HTMLElement,
+  copy: { record: MemoryRecord; author: string; project_id: string; seen_at: string },
+): void {
+  const r = copy.record;
+  fill(
+    view,
+    h('a', { href: '#/memories', class: 'back' }, '← Memories'),
+    h('h1', {}, r.title),
+    h(
+      'p',
+      { class: 'meta' },
+      `from ${copy.author} · team record of ${copy.project_id} · last in a context ${when(copy.seen_at)}`,
+    ),
+    h('p', {}, r.summary),
+    r.facts.length > 0 && h('ul', {}, ...r.facts.map((fact) => h('li', {}, fact))),
+  );
+}
+
 export function renderRecord(view: HTMLElement, recordId: string): void {
   fill(view, h('p', { class: 'status' }, 'Loading…'));
   api<MemoryRecord>(`/v1/memories/${encodeURIComponent(recordId)}`)
     .then((record) => show(view, record))
+    .catch(async (error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) {
+        // Not a record of this machine: perhaps a teammate's that a retrieval injected.
+        const copy = await api<Parameters<typeof showTeamCopy>[1]>(
+          `/ui/api/team-records/${encodeURIComponent(recordId)}`,
+        ).catch(() => undefined);
+        if (copy) return showTeamCopy(view, copy);
+      }
+      throw error;
+    })
     .catch((error: unknown) =>
       fill(
         view,
