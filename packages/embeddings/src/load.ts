@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbeddingRuntime, EmbedOptions } from './embedder.js';
@@ -148,11 +149,25 @@ class WorkerEmbedder implements Embedder {
     for (const job of jobs) job.reject(new EmbeddingError('closed', message));
   }
 
-  async close(): Promise<void> {
+  /**
+   * Rejects the jobs still queued, lets the worker finish the embedding under way and end
+   * by itself (terminating it mid-run aborts the process: see worker.ts); one still running
+   * after `graceMs` is terminated.
+   */
+  async close(graceMs = 5000): Promise<void> {
     if (this.#closed) return;
     this.#failAll('the embedder is closed');
+    const worker = this.#worker;
+    if (worker.threadId === -1) return;
+    const exited = once(worker, 'exit');
+    worker.ref(); // an unref'd worker's exit would not keep the process alive to see it
     const request: WorkerRequest = { type: 'close' };
-    this.#worker.postMessage(request);
-    await this.#worker.terminate();
+    worker.postMessage(request);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, graceMs, 'late');
+    });
+    if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
+    clearTimeout(timer);
   }
 }

@@ -50,9 +50,17 @@ if (port) {
     const reply: WorkerReply = { type: 'failed', code: codeOf(error), message: messageOf(error) };
     port.postMessage(reply);
   }
-  port.on('message', async (request: WorkerRequest) => {
+  // One message at a time: a `close` waits for the embedding under way. Releasing the
+  // session mid-run, or terminating the thread then, aborts the whole process (the
+  // onnxruntime addon throws from native code while its environment is torn down).
+  let handled: Promise<void> = Promise.resolve();
+  port.on('message', (request: WorkerRequest) => {
+    handled = handled.then(() => handle(request));
+  });
+  const handle = async (request: WorkerRequest): Promise<void> => {
     if (request.type === 'close') {
       await engine?.close();
+      // Nothing else keeps the thread alive: it ends by itself.
       port.close();
       return;
     }
@@ -74,7 +82,7 @@ if (port) {
       };
       port.postMessage(reply);
     }
-  });
+  };
 }
 
 /**

@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+
+const run = promisify(execFile);
+/** The built package: a child process cannot load the TypeScript sources. */
+const DIST = new URL('../dist/index.js', import.meta.url).href;
+
+// A collector stopping while it embeds records closes its embedder mid-run. Terminating
+// the worker then made the onnxruntime addon throw from native code, and the whole
+// process died with SIGABRT instead of finishing its shutdown.
+it('closing while a text is being embedded leaves the process running, to exit normally', async () => {
+  const script = `
+    import { loadEmbedder } from ${JSON.stringify(DIST)};
+    const embedder = await loadEmbedder({ runtime: 'onnxruntime-node' });
+    const texts = Array.from({ length: 20 }, (_, i) => 'word '.repeat(200) + i);
+    const jobs = embedder.embed(texts).then(() => 'embedded', () => 'rejected');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await embedder.close();
+    console.log(await jobs);
+  `;
+  const dir = mkdtempSync(join(tmpdir(), 'kl-embed-close-'));
+  const file = join(dir, 'close.mjs');
+  writeFileSync(file, script);
+  const result = await run(process.execPath, [file]).then(
+    ({ stdout }) => ({ code: 0, signal: null, stdout: stdout.trim() }),
+    (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
+      code: error.code,
+      signal: error.signal,
+      stdout: error.stdout?.trim(),
+      stderr: error.stderr,
+    }),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  expect(result).toEqual({ code: 0, signal: null, stdout: 'rejected' });
+});
