@@ -15,6 +15,9 @@ export interface OutboxTiming {
   batch: number;
 }
 
+/** Longest one push may take before it counts as failed (and is retried later). */
+const PUSH_TIMEOUT_MS = 10_000;
+
 export const OUTBOX_TIMING: Readonly<OutboxTiming> = Object.freeze({
   pollMs: 1000,
   retryMinMs: 1000,
@@ -69,6 +72,9 @@ export function startOutboxPusher(options: {
   let woken = false;
   let backingOff = false;
   let round: Promise<boolean> | undefined;
+  // Shutdown cuts a push in flight (it stays queued) instead of waiting for a slow server.
+  const stopping = new AbortController();
+  const signal = () => AbortSignal.any([stopping.signal, AbortSignal.timeout(PUSH_TIMEOUT_MS)]);
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -89,13 +95,13 @@ export function startOutboxPusher(options: {
   /** Pushes one record's entries (the last one counts); throws what the server said. */
   async function push(last: OutboxEntry, record: MemoryRecord | undefined): Promise<void> {
     if (last.op === 'delete') {
-      await client.deleteRecord(last.recordId);
+      await client.deleteRecord(last.recordId, signal());
       return;
     }
     // Gone or moved since: the delete queued with that change follows and says so. (An
     // edit after this read queued an entry of its own, which pushes the newer text.)
     if (!record || record.namespace !== last.namespace) return;
-    await client.putRecord(last.projectId, last.seq, scrubRecord(record, scrubber));
+    await client.putRecord(last.projectId, last.seq, scrubRecord(record, scrubber), signal());
   }
 
   /**
@@ -147,6 +153,7 @@ export function startOutboxPusher(options: {
               error: message,
             });
           } else {
+            if (stopped) return false; // cut by shutdown: not the server's failure
             state.lastError = message;
             await storage.sharing.failOutbox(last.seq, message);
             return false;
@@ -199,6 +206,7 @@ export function startOutboxPusher(options: {
     drain: once,
     async stop() {
       stopped = true;
+      stopping.abort();
       wakeUp?.();
       await loop;
     },

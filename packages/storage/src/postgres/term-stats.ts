@@ -93,6 +93,9 @@ export function pgTermStats(ctx: PgContext, options: { minRecords: number }): Pg
           trx,
         );
         if (!rows[0]?.locked) return false;
+        // ANALYZE samples a fixed number of rows (30,000 by default), so it takes about as
+        // long at 10M records as at 100k; under load that can pass the request timeout.
+        await sql`SET LOCAL statement_timeout = '5min'`.execute(trx);
         await sql`ANALYZE memory_records`.execute(trx);
         await sql`SELECT gin_clean_pending_list('memory_records_search'::regclass)`.execute(trx);
         return true;
