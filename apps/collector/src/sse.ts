@@ -176,8 +176,11 @@ export class SseFanout {
   /** A client that stopped reading: cut it, which frees its queue and closes its socket. */
   #drop(client: Client): void {
     this.#forget(client);
+    // Ended, not errored: an errored stream made the HTTP adapter print the error, with its
+    // stack, on the collector's terminal for every dropped client. Cutting the socket then
+    // cancels the stream and frees what it still held.
     try {
-      client.controller.error(new Error('the stream client stopped reading'));
+      client.controller.close();
     } catch {
       // already closed
     }
