@@ -7,8 +7,16 @@ import { dirname } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSqliteReader, openSqliteStorage } from '@kiro-learn/storage';
 import { createCollector, normalizeSettings } from 'kiro-learn';
-import { viewerApp } from '../dist/viewer/index.js';
-import { readerModels, VIEWER_MODELS_URL } from '../dist/viewer/models.js';
+
+// The compiled viewer (the bench measures what the daemon runs), typed from its source so
+// that a type check does not need a build first.
+const compiled = (file: string) => new URL(`../dist/viewer/${file}`, import.meta.url).href;
+const { viewerApp } = (await import(
+  compiled('index.js')
+)) as typeof import('../src/viewer/index.ts');
+const { readerModels, VIEWER_MODELS_URL } = (await import(
+  compiled('models.js')
+)) as typeof import('../src/viewer/models.ts');
 
 const mode = process.argv[2];
 const path = process.argv[3] ?? '';

@@ -337,8 +337,10 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     const titles = await send(bob.port, 'GET', `/ui/api/titles?ids=${record.record_id}`);
     expect(titles.json).toEqual({ [record.record_id]: record.title });
-    const copy = await send(bob.port, 'GET', `/ui/api/team-records/${record.record_id}`);
-    expect(copy.json).toMatchObject({ author: 'alice', record: { title: record.title } });
+    const copies = await send(bob.port, 'GET', `/ui/api/team-records?ids=${record.record_id}`);
+    expect(copies.json.items).toMatchObject([{ author: 'alice', record: { title: record.title } }]);
+    const none = await send(bob.port, 'GET', `/ui/api/team-records?ids=${newRecordId()}`);
+    expect(none).toMatchObject({ status: 200, json: { items: [] } });
 
     // Alice's own prompt has her local copy once, unlabelled.
     const own = await prompt(alice, aliceRepo, 'stripe webhook signature check failing again');

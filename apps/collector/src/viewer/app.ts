@@ -127,17 +127,20 @@ export function viewerApp(deps: ViewerDeps): Hono {
     return c.json({ items: result.items, total: result.total, limit: q.limit, offset: q.offset });
   });
 
-  // A teammate's record as it went into a context here (team memory): read-only.
-  app.get('/api/team-records/:record_id', async (c) => {
-    const id = parse(c, RecordIdSchema, c.req.param('record_id'));
-    if (id instanceof Response) return id;
-    const [copy] = deps.teamRecords ? await deps.teamRecords([id]) : [];
-    if (!copy) return fail(c, 404, 'no teammate record kept with this id', id);
+  // Teammates' records as they went into a context here (team memory), read-only. A list,
+  // so that asking about a record that is nobody's is an empty answer, not an error the
+  // browser logs.
+  app.get('/api/team-records', async (c) => {
+    const q = parse(c, RecordIdsQuery, c.req.query());
+    if (q instanceof Response) return q;
+    const copies = deps.teamRecords ? await deps.teamRecords(q.ids) : [];
     return c.json({
-      record: copy.record,
-      author: copy.author,
-      project_id: copy.projectId,
-      seen_at: copy.seenAt,
+      items: copies.map((copy) => ({
+        record: copy.record,
+        author: copy.author,
+        project_id: copy.projectId,
+        seen_at: copy.seenAt,
+      })),
     });
   });
 

@@ -235,9 +235,10 @@ export function renderRecord(view: HTMLElement, recordId: string): void {
     .catch(async (error: unknown) => {
       if (error instanceof ApiError && error.status === 404) {
         // Not a record of this machine: perhaps a teammate's that a retrieval injected.
-        const copy = await api<Parameters<typeof showTeamCopy>[1]>(
-          `/ui/api/team-records/${encodeURIComponent(recordId)}`,
+        const copies = await api<{ items: Array<Parameters<typeof showTeamCopy>[1]> }>(
+          `/ui/api/team-records?ids=${encodeURIComponent(recordId)}`,
         ).catch(() => undefined);
+        const copy = copies?.items[0];
         if (copy) return showTeamCopy(view, copy);
       }
       throw error;
