@@ -75,6 +75,10 @@ describe('installed from the tarballs', () => {
     try {
       const page = spawnSync('curl', ['-sf', `${url}/ui/`], { encoding: 'utf8' });
       expect(page.stdout).toMatch(/<html/i);
+      // The health screen runs as a read model in the storage reader's worker thread, which
+      // imports the installed viewer module: this proves the installed layout resolves it.
+      const health = spawnSync('curl', ['-sf', `${url}/ui/api/health`], { encoding: 'utf8' });
+      expect(JSON.parse(health.stdout)).toMatchObject({ events: 0, latency: expect.any(Array) });
     } finally {
       expect(spawnSync(bin('kiro-learn'), ['stop'], { env, encoding: 'utf8' }).status).toBe(0);
     }
