@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createRetriever } from '@kiro-learn/retrieval';
+import { authorLabel, createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
 import { Hono } from 'hono';
@@ -177,12 +177,24 @@ export function createCollector(options: CollectorOptions): Collector {
         // The retriever's ranking has no type or file filter; storage's search has both.
         if (!q.type && !q.file) {
           const { namespace, query, limit } = q;
+          // In a shared project the team server is asked too, as for a prompt.
           const hits = await retriever.search({
             ...(namespace ? { namespace } : {}),
             query,
             limit,
+            remote: true,
           });
-          return hits.map((hit) => hit.record);
+          const self = team?.remote.self?.();
+          return hits.map((hit) => {
+            if (!hit.remote) return hit.record;
+            // A teammate's record reads as one of this project's, with its author.
+            const author = authorLabel(hit, self);
+            return {
+              ...hit.record,
+              ...(namespace ? { namespace } : {}),
+              ...(author ? { author } : {}),
+            };
+          });
         }
         const hits = await storage.searchRecords({
           query: q.query,
