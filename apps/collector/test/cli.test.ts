@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, healthy, tempHome } from './child.js';
+import { CLI, cli, envFor, freePort, healthy, tempHome } from './child.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -105,6 +105,29 @@ describe('kiro-learn CLI', () => {
     expect(stopped.stdout).toMatch(/not running/);
     expect(stopped.stdout).toMatch(/another data dir/);
     expect(await healthy(port)).toBe(true);
+  });
+
+  it('a SIGTERM during start-up stops the collector cleanly once it has started', async () => {
+    await setup();
+    const child = spawn(process.execPath, [CLI, 'start', '--foreground'], {
+      env,
+      stdio: 'ignore',
+    });
+    cleanups.push(() => child.kill('SIGKILL'));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    // The PID file names the process early in start-up: what `kiro-learn stop` signals.
+    const pidFile = join(home, 'collector.pid');
+    while (!existsSync(pidFile) && child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(pidFile)).toBe(false);
+    expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(
+      /"msg":"collector stopped"/,
+    );
   });
 
   it('names the port and the setting when another program holds the port', async () => {

@@ -34,15 +34,18 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
 };
 
 async function foreground(io: CommandIO): Promise<number> {
+  // Listened for before start-up: `stop` may signal as soon as the PID file names this
+  // process, and a SIGTERM then must stop it cleanly once started, not kill it half-way.
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
   const daemon = await startDaemon({
     env: io.env,
     ...(io.stderr.isTTY ? { pretty: io.stderr } : {}),
   });
   line(io.stdout, `kiro-learn collector listening on ${daemon.url} (pid ${process.pid})`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const signal = await signalled;
   // A second signal while draining means "now".
   const force = () => process.exit(130);
   process.once('SIGINT', force).once('SIGTERM', force);

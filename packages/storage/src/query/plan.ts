@@ -19,6 +19,13 @@ export interface QueryPlanOptions {
   maxTerms?: number;
   /** Terms in more than this share of records are dropped (default 0.2). */
   maxDocShare?: number;
+  /**
+   * When every word of the prompt is past `maxDocShare`, those in at most this share of
+   * records are searched for after all (default 0.5): a prompt made only of a project's
+   * common words ("webhook" in a payments project) still finds the records that have them,
+   * while a word in most records still searches nothing.
+   */
+  fallbackDocShare?: number;
   /** Below this many records nothing is dropped as common (default 50). */
   minDocsForPruning?: number;
   /**
@@ -46,11 +53,12 @@ export function planQuery(stats: readonly TermStat[], options: QueryPlanOptions)
   const maxShare = options.maxDocShare ?? 0.2;
   const prune = options.totalDocs >= (options.minDocsForPruning ?? 50);
   const maxPostings = options.maxPostings ?? DEFAULT_MAX_POSTINGS;
-  const candidates = stats
-    .filter(
-      (s) => s.df > 0 && (!prune || (s.df / options.totalDocs <= maxShare && s.df <= maxPostings)),
-    )
+  const present = stats
+    .filter((s) => s.df > 0 && s.df <= (prune ? maxPostings : Number.POSITIVE_INFINITY))
     .sort((a, b) => a.df - b.df || a.word.localeCompare(b.word));
+  const within = (share: number) => present.filter((s) => s.df / options.totalDocs <= share);
+  let candidates = prune ? within(maxShare) : present;
+  if (candidates.length === 0 && prune) candidates = within(options.fallbackDocShare ?? 0.5);
   const words: string[] = [];
   const terms = new Set<string>();
   let postings = 0;

@@ -119,6 +119,26 @@ export function searchConformance({ open }: BackendFactory): void {
       );
     });
 
+    it("a prompt of only a project's common words still finds the records that have them", async () => {
+      const storage = await open();
+      for (let i = 0; i < 60; i++) {
+        await storage.putRecord(
+          i % 3 === 0
+            ? record({
+                title: `Webhook retry note ${i}`,
+                summary: `The webhook handler case ${i}.`,
+              })
+            : record({ title: `Invoice rounding note ${i}`, summary: `Totals case ${i}.` }),
+        );
+      }
+      // "webhook" is in a third of the records: past the common-word share, yet it splits them.
+      const hits = await storage.searchRecords({ namespace: NS, query: 'webhook?', limit: 5 });
+      expect(hits).toHaveLength(5);
+      for (const title of titles(hits)) expect(title).toMatch(/^Webhook/);
+      // "note" is in every record: it still searches nothing.
+      expect(await storage.searchRecords({ namespace: NS, query: 'note', limit: 5 })).toEqual([]);
+    });
+
     it('isolates namespaces by exact string, with _ and % in actor names', async () => {
       const storage = await open();
       const ns = [
