@@ -417,6 +417,72 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     expect(mine).toEqual([expect.not.objectContaining({ author: expect.anything() })]);
   }, 120_000);
 
+  it('team join, share and leave take effect in a running collector, without a restart', async () => {
+    const home = temp('kl-team-dave-');
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ extraction: { mode: 'builtin' }, semantic: { enabled: false } }),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      KIRO_LEARN_HOME: home,
+      KIRO_LEARN_PORT: '0',
+      KIRO_LEARN_ACTOR: 'dave',
+    };
+    delete env['KIRO_LEARN_STORAGE_URL'];
+    delete env['KIRO_LEARN_TEAM_URL'];
+    delete env['KIRO_LEARN_TEAM_TOKEN'];
+    const daemon = await startDaemon({ env, team: FAST });
+    cleanups.push(() => daemon.stop());
+    const port = Number(new URL(daemon.url).port);
+    const daveEnv = { ...env, KIRO_LEARN_PORT: String(port) };
+    expect((await send(port, 'GET', '/v1/sharing')).status).toBe(404);
+
+    // A repository Dave already worked in, with a record, before he joined.
+    const repo = join(temp('kl-team-dave-src-'), 'ledger');
+    git('init', '-q', repo);
+    git('-C', repo, 'remote', 'add', 'origin', 'git@github.com:acme/ledger.git');
+    const namespace = projectIdentity(repo, { env: daveEnv }).namespace;
+    const record = {
+      record_id: newRecordId(),
+      namespace,
+      strategy: 'mcp_observation',
+      title: 'Ledger exports round half to even',
+      summary: 'The ledger export rounds half to even, as the accountants asked.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'decision' as const,
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    expect((await send(port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
+
+    const joined = await kiro(['team', 'join', server.url, '--token', tokens['dave']!], daveEnv);
+    expect(joined.stdout).toContain('The running collector uses the team server from now on.');
+    const status = await send(port, 'GET', '/v1/sharing');
+    expect(status.status).toBe(200);
+    expect(status.json.identity).toMatchObject({ member: 'dave' });
+
+    // Shared while the collector runs: no prompt needed, the record goes to the server.
+    const shared = await kiro(['team', 'share'], daveEnv, repo);
+    expect(shared.stdout).toContain('The running collector shares it now');
+    await waitFor('Dave’s push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+
+    const unshared = await kiro(['team', 'unshare'], daveEnv, repo);
+    expect(unshared.stdout).toContain('The running collector stopped sharing it.');
+    expect((await send(port, 'GET', '/v1/sharing')).json.shares).toEqual([]);
+
+    const left = await kiro(['team', 'leave'], daveEnv);
+    expect(left.stdout).toContain('The running collector stopped pushing and pulling.');
+    expect((await send(port, 'GET', '/v1/sharing')).status).toBe(404);
+  }, 120_000);
+
   it('a project that is not shared shares nothing', async () => {
     const privateRepo = join(temp('kl-team-private-'), 'side-project');
     git('init', '-q', privateRepo);
