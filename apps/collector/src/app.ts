@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createRetriever } from '@kiro-learn/retrieval';
+import { authorLabel, createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
 import { Hono } from 'hono';
@@ -30,7 +30,8 @@ import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
-import { startTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from './team/runtime.js';
+import type { TeamRuntimeOptions } from './team/runtime.js';
+import { createTeamSwitch } from './team/switch.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -82,6 +83,11 @@ export interface CollectorOptions {
   embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
   /** Team memory pacing (tests and benchmarks); team memory runs when settings join a team. */
   team?: TeamRuntimeOptions;
+  /**
+   * The team settings as they are now (settings.json and KIRO_LEARN_TEAM_*), read again on
+   * POST /v1/sharing/reload; the settings given at start when omitted.
+   */
+  teamSettings?: () => CollectorSettings['team'];
 }
 
 export interface ListenInfo {
@@ -135,19 +141,21 @@ export function createCollector(options: CollectorOptions): Collector {
   const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
   // Team memory (settings join a team): shared projects' records are pushed from the
   // outbox, and retrieval asks the team server too.
-  const team: TeamRuntime | undefined = startTeamRuntime({
+  // `team join` / `team leave` reload it in place (POST /v1/sharing/reload): no restart.
+  const team = createTeamSwitch({
     storage,
     settings,
     scrubber,
     logger,
     hub,
     ...(options.team ? { options: options.team } : {}),
+    ...(options.teamSettings ? { read: options.teamSettings } : {}),
   });
   const retriever = createRetriever({
     storage,
     budgetMs: settings.retrieval.budgetMs,
     maxRecords: settings.retrieval.records,
-    ...(team ? { remote: team.remote } : {}),
+    remote: team.remote,
     ...(options.semantic ? { semantic: { embedder: options.semantic.embedder } } : {}),
     onError: (error) => logger.warn('retrieval error', { error }),
   });
@@ -177,12 +185,24 @@ export function createCollector(options: CollectorOptions): Collector {
         // The retriever's ranking has no type or file filter; storage's search has both.
         if (!q.type && !q.file) {
           const { namespace, query, limit } = q;
+          // In a shared project the team server is asked too, as for a prompt.
           const hits = await retriever.search({
             ...(namespace ? { namespace } : {}),
             query,
             limit,
+            remote: true,
           });
-          return hits.map((hit) => hit.record);
+          const self = team.remote.self?.();
+          return hits.map((hit) => {
+            if (!hit.remote) return hit.record;
+            // A teammate's record reads as one of this project's, with its author.
+            const author = authorLabel(hit, self);
+            return {
+              ...hit.record,
+              ...(namespace ? { namespace } : {}),
+              ...(author ? { author } : {}),
+            };
+          });
         }
         const hits = await storage.searchRecords({
           query: q.query,
@@ -353,7 +373,7 @@ export function createCollector(options: CollectorOptions): Collector {
     }
     const draining = (async () => {
       await unwatch?.();
-      await team?.close();
+      await team.close();
       await options.drain?.();
       await semantic?.close();
       await retriever.flush();

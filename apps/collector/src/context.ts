@@ -1,5 +1,5 @@
 import type { BufferStatus } from '@kiro-learn/buffer';
-import type { MemoryRecord, Scrubber } from '@kiro-learn/schema';
+import type { MemoryRecord, Scrubber, SearchHit } from '@kiro-learn/schema';
 import type { StorageBackend, StorageReads } from '@kiro-learn/storage';
 import type { ActivityHub } from './activity.js';
 import type { CaptureGate } from './capture.js';
@@ -12,14 +12,18 @@ import type { SemanticStatus } from './semantic.js';
 import type { SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 
-/** A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`). */
+/**
+ * A ranked search over memory records (GET /v1/memories/search, `kiro-learn search`, the
+ * MCP server's search_memory). In a shared project, teammates' records from the team
+ * server are merged in and carry their `author`.
+ */
 export type SearchFn = (query: {
   namespace?: string;
   query: string;
   limit: number;
   type?: MemoryRecord['observation_type'];
   file?: string;
-}) => Promise<MemoryRecord[]>;
+}) => Promise<SearchHit[]>;
 
 /** The extractor in use and each project's buffer state. */
 export type PipelineStatus = BufferStatus & { extractor?: string };

@@ -121,6 +121,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     semantic,
     version: VERSION,
     ...(options.team ? { team: options.team } : {}),
+    // `team join` / `team leave` write these; the collector takes them without a restart.
+    teamSettings: () => {
+      const now = loadSettings(options.env);
+      if (!now.config) throw new CollectorError('invalid_settings', now.errors.join('; '));
+      return now.config.team;
+    },
     drain: () => buffer.drain(),
     abortExtraction: () => agents.abort(),
     status: () => ({ extractor: extractor.name, ...buffer.status() }),

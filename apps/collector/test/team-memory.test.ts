@@ -3,10 +3,13 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { freshSchema } from '@kiro-learn/test-postgres';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../src/commands/index.js';
@@ -351,6 +354,133 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     const cli = await kiro(['team', 'status'], alice.env);
     expect(cli.stdout).toContain('alice (member) in team default');
     expect(cli.stdout).toContain('outbox:  0 waiting');
+  }, 120_000);
+
+  it('an agent searching memory finds a teammate’s record: search route, kiro-learn search and the MCP tool', async () => {
+    const [record] = await turn(alice, aliceRepo, 'the payout idempotency key header', 'a-search');
+    await waitFor('the push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+    // Bob's agent has been at work in his clone (so his collector knows it is shared).
+    await send(bob.port, 'POST', '/v1/events', {
+      body: bob.event(bobRepo, 'note', 'opened the payouts module', 'b-search'),
+    });
+    const bobNs = projectIdentity(bobRepo, { env: bob.env }).namespace;
+    const q = new URLSearchParams({ namespace: bobNs, query: 'payout idempotency key header' });
+    const found = await send(bob.port, 'GET', `/v1/memories/search?${q}`);
+    expect(found.status).toBe(200);
+    const hits = found.json as Array<{ record_id: string; namespace: string; author?: string }>;
+    const hit = hits.filter((h) => h.record_id === record!.record_id);
+    // Once, as one of Bob's project's records, with its author.
+    expect(hit).toEqual([expect.objectContaining({ namespace: bobNs, author: 'alice' })]);
+
+    const cli = await kiro(['search', 'payout idempotency key header'], bob.env, bobRepo);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain(`### ${record!.title} — from alice\n`);
+
+    // The agent's MCP server, started as an agent starts it, in Bob's clone.
+    const mcp = new Client({ name: 'team-search-test', version: '1.0.0' });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../bin/kiro-learn-mcp.js', import.meta.url))],
+        cwd: bobRepo,
+        env: bob.env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const result = await mcp.callTool({
+        name: 'search_memory',
+        arguments: { query: 'payout idempotency key header' },
+      });
+      const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+      expect(text).toContain(`${record!.record_id} · `);
+      expect(text).toContain('(from teammate alice)');
+    } finally {
+      await mcp.close();
+    }
+
+    // Alice's own search has her local copy once, with no author.
+    const aliceNs = projectIdentity(aliceRepo, { env: alice.env }).namespace;
+    const own = await send(
+      alice.port,
+      'GET',
+      `/v1/memories/search?${new URLSearchParams({ namespace: aliceNs, query: 'payout idempotency key header' })}`,
+    );
+    const mine = (own.json as Array<{ record_id: string; author?: string }>).filter(
+      (h) => h.record_id === record!.record_id,
+    );
+    expect(mine).toEqual([expect.not.objectContaining({ author: expect.anything() })]);
+  }, 120_000);
+
+  it('team join, share and leave take effect in a running collector, without a restart', async () => {
+    const home = temp('kl-team-dave-');
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ extraction: { mode: 'builtin' }, semantic: { enabled: false } }),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      KIRO_LEARN_HOME: home,
+      KIRO_LEARN_PORT: '0',
+      KIRO_LEARN_ACTOR: 'dave',
+    };
+    delete env['KIRO_LEARN_STORAGE_URL'];
+    delete env['KIRO_LEARN_TEAM_URL'];
+    delete env['KIRO_LEARN_TEAM_TOKEN'];
+    const daemon = await startDaemon({ env, team: FAST });
+    cleanups.push(() => daemon.stop());
+    const port = Number(new URL(daemon.url).port);
+    const daveEnv = { ...env, KIRO_LEARN_PORT: String(port) };
+    expect((await send(port, 'GET', '/v1/sharing')).status).toBe(404);
+
+    // A repository Dave already worked in, with a record, before he joined.
+    const repo = join(temp('kl-team-dave-src-'), 'ledger');
+    git('init', '-q', repo);
+    git('-C', repo, 'remote', 'add', 'origin', 'git@github.com:acme/ledger.git');
+    const namespace = projectIdentity(repo, { env: daveEnv }).namespace;
+    const record = {
+      record_id: newRecordId(),
+      namespace,
+      strategy: 'mcp_observation',
+      title: 'Ledger exports round half to even',
+      summary: 'The ledger export rounds half to even, as the accountants asked.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'decision' as const,
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    expect((await send(port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
+
+    const joined = await kiro(['team', 'join', server.url, '--token', tokens['dave']!], daveEnv);
+    expect(joined.stdout).toContain('The running collector uses the team server from now on.');
+    const status = await send(port, 'GET', '/v1/sharing');
+    expect(status.status).toBe(200);
+    expect(status.json.identity).toMatchObject({ member: 'dave' });
+
+    // Shared while the collector runs: no prompt needed, the record goes to the server.
+    const shared = await kiro(['team', 'share'], daveEnv, repo);
+    expect(shared.stdout).toContain('The running collector shares it now');
+    await waitFor('Dave’s push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record.record_id]))
+        .length > 0
+        ? true
+        : undefined,
+    );
+
+    const unshared = await kiro(['team', 'unshare'], daveEnv, repo);
+    expect(unshared.stdout).toContain('The running collector stopped sharing it.');
+    expect((await send(port, 'GET', '/v1/sharing')).json.shares).toEqual([]);
+
+    const left = await kiro(['team', 'leave'], daveEnv);
+    expect(left.stdout).toContain('The running collector stopped pushing and pulling.');
+    expect((await send(port, 'GET', '/v1/sharing')).status).toBe(404);
   }, 120_000);
 
   it('a project that is not shared shares nothing', async () => {

@@ -14,6 +14,7 @@ import {
   PostEventResponseSchema,
   type PostMemoryResponse,
   PostMemoryResponseSchema,
+  type SearchHit,
   SearchMemoriesResponseSchema,
 } from '@kiro-learn/schema';
 import type { z } from 'zod';
@@ -39,7 +40,7 @@ export interface CollectorClient {
     limit: number;
     type?: ObservationType | undefined;
     file?: string | undefined;
-  }): Promise<MemoryRecord[]>;
+  }): Promise<SearchHit[]>;
   /** The record, or undefined when there is none with that id. */
   getMemory(recordId: string): Promise<MemoryRecord | undefined>;
   /** False when there was no such record. */

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
+import type { MemoryRecord, SearchHit } from '@kiro-learn/schema';
 import { cut, oneLine } from './text.js';
 
 /** Length of the one-line summary in listings: enough to judge relevance, cheap in tokens. */
@@ -16,12 +16,17 @@ export function recordLine(record: MemoryRecord): string {
 }
 
 /** The search_memory result text. */
-export function formatSearch(query: string, records: MemoryRecord[]): string {
+export function formatSearch(query: string, records: SearchHit[]): string {
   if (records.length === 0) return `No memories in this project match "${oneLine(query)}".`;
   const noun = records.length === 1 ? 'memory' : 'memories';
   return [
     `${records.length} ${noun} in this project for "${oneLine(query)}", best first. Call get_memories with the ids you need for details.`,
     '',
-    ...records.map(recordLine),
+    // A teammate's record (team memory) says whose it is; its gist is most of what it says.
+    ...records.map((record) =>
+      record.author
+        ? `${recordLine(record)} (from teammate ${oneLine(record.author)})`
+        : recordLine(record),
+    ),
   ].join('\n');
 }

@@ -15,6 +15,10 @@ const RecordLine = z.object({
   created_at: z.string(),
   title: z.string(),
   gist: z.string().describe('The summary, cut to one short line.'),
+  author: z
+    .string()
+    .optional()
+    .describe("Set on a teammate's record from team memory: the member who shared it."),
 });
 
 /** A full memory record (the wire MemoryRecord). */

@@ -124,6 +124,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
               created_at: record.created_at,
               title: record.title,
               gist: gist(record.summary),
+              ...(record.author ? { author: record.author } : {}),
             })),
           },
         };

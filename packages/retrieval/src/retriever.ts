@@ -2,7 +2,7 @@ import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/sch
 import { formatContext } from './context.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
-import { type RankedHit, rankHits } from './rank.js';
+import { rankHits } from './rank.js';
 import {
   authorLabel,
   type MergedHit,
@@ -59,6 +59,12 @@ export interface SearchRequest {
   query: string;
   /** Most results (default: the retriever's maxRecords). */
   limit?: number;
+  /**
+   * Also ask the remote source (team memory) for this namespace, within its sub-budget,
+   * and merge its hits as prompt retrieval does (a record both sides found counts once).
+   * Off by default: the team server's own search must never ask another server.
+   */
+  remote?: boolean;
 }
 
 export interface Retriever {
@@ -71,8 +77,11 @@ export interface Retriever {
    * then other recent records, under the same budgets and no-repeat rule. Never throws.
    */
   sessionStart(request: SessionStartRequest): Promise<RetrievalOutcome>;
-  /** Ranked records for a query, without budgets, session filtering or logging. May throw storage errors. */
-  search(request: SearchRequest): Promise<RankedHit[]>;
+  /**
+   * Ranked records for a query, without the token budget, session filtering or logging;
+   * with `remote`, team hits carry `remote` (see authorLabel). May throw storage errors.
+   */
+  search(request: SearchRequest): Promise<MergedHit[]>;
   /**
    * Resolves once every retrieval log write has finished. Results are returned before
    * their log entry is written, so the turn never waits on it: call this before closing
@@ -378,8 +387,30 @@ export function createRetriever(options: RetrieverOptions): Retriever {
 
     async search(request) {
       const limit = request.limit ?? opts.maxRecords;
-      const ranked = await rank(request.namespace, request.query, Math.max(limit, opts.candidates));
-      return ranked.slice(0, limit);
+      const { namespace } = request;
+      const asksRemote = request.remote === true && remote !== undefined && namespace !== undefined;
+      const [ranked, fromRemote] = await Promise.all([
+        rank(namespace, request.query, Math.max(limit, opts.candidates)),
+        asksRemote
+          ? remoteHits((signal) =>
+              remote.search({ namespace, query: request.query, limit }, signal),
+            )
+          : Promise.resolve([]),
+      ]);
+      if (fromRemote.length === 0) return ranked.slice(0, limit);
+      const merged = mergeRemote(ranked, fromRemote, opts.minRelativeScore).slice(0, limit);
+      const placed = merged.flatMap((hit) => hit.remote ?? []);
+      if (placed.length > 0 && namespace !== undefined) {
+        // As for a prompt: the caller has the answer first, then the team copies are kept.
+        setImmediate(() => {
+          try {
+            remote?.onPlaced?.(placed, namespace);
+          } catch (error) {
+            opts.onError(error);
+          }
+        });
+      }
+      return merged;
     },
   };
 }

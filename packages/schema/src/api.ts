@@ -75,7 +75,15 @@ export const SearchMemoriesQuerySchema = z.object({
   file: z.string().min(1).max(LIMITS.fileLength).optional(),
 });
 export type SearchMemoriesQuery = z.infer<typeof SearchMemoriesQuerySchema>;
-export const SearchMemoriesResponseSchema = z.array(MemoryRecordSchema);
+/**
+ * One search result: a memory record; `author` is set on a teammate's record that came
+ * from the team memory server (its `namespace` is then the namespace searched).
+ */
+export const SearchHitSchema = MemoryRecordSchema.extend({
+  author: z.string().min(1).max(128).optional(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+export const SearchMemoriesResponseSchema = z.array(SearchHitSchema);
 
 export const DeleteResponseSchema = z.object({ deleted: z.literal(true) });
 

@@ -29,6 +29,8 @@ export {
   PostMemoryResponseSchema,
   type RetrievalResult,
   RetrievalResultSchema,
+  type SearchHit,
+  SearchHitSchema,
   type SearchMemoriesQuery,
   SearchMemoriesQuerySchema,
   SearchMemoriesResponseSchema,

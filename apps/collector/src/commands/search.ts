@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { formatContext } from '@kiro-learn/retrieval';
-import type { MemoryRecord } from '@kiro-learn/schema';
+import type { SearchHit } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { api, cliAddress, probe } from '../lifecycle/client.js';
 import { line, parseCommandArgs } from './args.js';
@@ -50,12 +50,21 @@ current directory). Needs a running collector.
     }
     const { namespace } = projectIdentity(resolve(io.cwd, values.project ?? '.'), { env: io.env });
     const params = new URLSearchParams({ namespace, query, limit: String(limit) });
-    const records = await api<MemoryRecord[]>(address, `/v1/memories/search?${params}`);
+    const records = await api<SearchHit[]>(address, `/v1/memories/search?${params}`);
     if (values.json) line(io.stdout, JSON.stringify(records, null, 2));
     else if (records.length === 0) line(io.stdout, `no memories match in ${namespace}`);
     // The retriever's default context budget: what the agent would read.
     else
-      io.stdout.write(`${formatContext(records, { tokens: 1500, summaryTokens: 400 }).context}\n`);
+      io.stdout.write(
+        `${
+          formatContext(records, {
+            tokens: 1500,
+            summaryTokens: 400,
+            // A teammate's record (team memory) reads `### <title> — from <member>`.
+            author: (record) => (record as SearchHit).author,
+          }).context
+        }\n`,
+      );
     return 0;
   },
 };

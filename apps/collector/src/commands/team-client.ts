@@ -78,6 +78,54 @@ function serverProblem(url: string, error: unknown): string {
   return `could not reach ${url}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/**
+ * Asks a running collector to take the team settings and, with `project`, that project's
+ * share files now (POST /v1/sharing/reload), so no restart is needed. Undefined when no
+ * collector runs (it reads them when it starts) or it could not be told (the reason).
+ */
+async function tellCollector(
+  io: CommandIO,
+  project?: { namespace: string; root: string },
+): Promise<{ told: true; joined: boolean; shared?: boolean } | { told: false; why?: string }> {
+  const address = cliAddress(io.env);
+  if (!(await probeRunning(address, daemonFiles(address.home).lock)).ok) return { told: false };
+  try {
+    const res = await fetch(`${address.baseUrl}/v1/sharing/reload`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...(address.token ? { Authorization: `Bearer ${address.token}` } : {}),
+      },
+      body: JSON.stringify(
+        project ? { namespace: project.namespace, project_path: project.root } : {},
+      ),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await res.json().catch(() => ({}))) as {
+      joined?: boolean;
+      shared?: boolean;
+      error?: string;
+    };
+    if (!res.ok) return { told: false, why: body.error ?? `it answered ${res.status}` };
+    return {
+      told: true,
+      joined: body.joined === true,
+      ...(body.shared === undefined ? {} : { shared: body.shared }),
+    };
+  } catch (error) {
+    return { told: false, why: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The line saying whether the running collector took the change. */
+function collectorLine(told: Awaited<ReturnType<typeof tellCollector>>, done: string): string {
+  if (told.told) return done;
+  return told.why
+    ? `The running collector could not be told (${told.why}): restart it (kiro-learn restart).`
+    : 'No collector is running: it takes this when it starts (kiro-learn start).';
+}
+
 const join_: TeamSubcommand = {
   name: 'join',
   usage:
@@ -130,10 +178,17 @@ const join_: TeamSubcommand = {
         'Note: KIRO_LEARN_TEAM_URL / KIRO_LEARN_TEAM_TOKEN are set in this environment and win over what was saved.',
       );
     }
+    const told = await tellCollector(io);
     line(
       io.stdout,
-      'Share a repository with kiro-learn team share; restart the collector (kiro-learn restart) if it is running.',
+      collectorLine(
+        told,
+        told.told && told.joined
+          ? 'The running collector uses the team server from now on.'
+          : 'The running collector took the settings, but they join no team (see the note above).',
+      ),
     );
+    line(io.stdout, 'Share a repository with kiro-learn team share.');
     return 0;
   },
 };
@@ -152,7 +207,17 @@ const leave: TeamSubcommand = {
     });
     line(
       io.stdout,
-      'Left the team: nothing is pushed or pulled any more (restart the collector if it is running). Records already shared stay on the team server; records not yet pushed stay queued for a later join.',
+      'Left the team: nothing is pushed or pulled any more. Records already shared stay on the team server; records not yet pushed stay queued for a later join.',
+    );
+    const told = await tellCollector(io);
+    line(
+      io.stdout,
+      collectorLine(
+        told,
+        told.told && told.joined
+          ? 'The running collector still has a team from KIRO_LEARN_TEAM_URL / KIRO_LEARN_TEAM_TOKEN in its environment.'
+          : 'The running collector stopped pushing and pulling.',
+      ),
     );
     return 0;
   },
@@ -203,7 +268,17 @@ const share: TeamSubcommand = {
     } else {
       line(
         io.stdout,
-        `Its memory records (not raw events) go to ${loaded.config.team.url}, scrubbed, from the next prompt in it on.`,
+        `Its memory records (not raw events) go to ${loaded.config.team.url}, scrubbed.`,
+      );
+      const told = await tellCollector(io, identity);
+      line(
+        io.stdout,
+        collectorLine(
+          told,
+          told.told && told.shared
+            ? 'The running collector shares it now: its records are queued for the team server.'
+            : 'The running collector shares it from the next prompt in it on.',
+        ),
       );
     }
     return 0;
@@ -225,6 +300,12 @@ const unshare: TeamSubcommand = {
       io.stdout,
       `This machine no longer shares ${identity.root} (project ${identity.projectId}): records not yet pushed are dropped from the outbox; records already shared stay on the team server. ${SHARE_FILE} stays, for your teammates; kiro-learn team share undoes this.`,
     );
+    const told = await tellCollector(io, identity);
+    if (told.told && told.shared === false) {
+      line(io.stdout, 'The running collector stopped sharing it.');
+    } else if (!told.told && told.why) {
+      line(io.stdout, collectorLine(told, ''));
+    }
     return 0;
   },
 };

@@ -77,6 +77,11 @@ const DECISION_TTL_MS = 2000;
 export interface ShareTracker {
   /** Looks at an event's project (share file, opt-out, git remote); cheap when cached. */
   observe(event: Event): void;
+  /**
+   * Looks at a project's files now, whenever they were last looked at (`team share` and
+   * `team unshare` ask the running collector to, so they take effect at once).
+   */
+  recheck(namespace: string, root: string): void;
   /** The team project id of a shared namespace, or undefined when it is not shared. */
   projectOf(namespace: string): string | undefined;
   /** Loads the namespaces storage has shared (at start-up). */
@@ -128,41 +133,45 @@ export function createShareTracker(options: {
     return identity.source === 'git-remote' && identity.projectId === projectId;
   };
 
+  const consider = (namespace: string, root: string | undefined, force: boolean) => {
+    const parts = parseNamespace(namespace);
+    if (!root || !parts) return;
+    const at = now();
+    const last = checked.get(namespace);
+    if (!force && last !== undefined && at - last < DECISION_TTL_MS) return;
+    if (checked.size > 10_000) checked.clear();
+    checked.set(namespace, at);
+    const should = decide(parts.projectId, root);
+    const is = shared.has(namespace);
+    if (should && !is) {
+      shared.set(namespace, parts.projectId);
+      track(
+        storage.sharing.share(namespace, parts.projectId).then(({ added, queued }) => {
+          if (added) {
+            logger.info('team: sharing a project', { namespace, queued_records: queued });
+          }
+        }),
+      );
+    } else if (!should && is) {
+      shared.delete(namespace);
+      track(
+        storage.sharing.unshare(namespace).then(({ dropped }) => {
+          logger.info('team: no longer sharing a project', {
+            namespace,
+            dropped_unsent: dropped,
+          });
+        }),
+      );
+    }
+  };
+
   return {
     observe(event) {
-      const root = event.source.project_path;
-      const parts = parseNamespace(event.namespace);
-      if (!root || !parts) return;
-      const at = now();
-      const last = checked.get(event.namespace);
-      if (last !== undefined && at - last < DECISION_TTL_MS) return;
-      if (checked.size > 10_000) checked.clear();
-      checked.set(event.namespace, at);
-      const should = decide(parts.projectId, root);
-      const is = shared.has(event.namespace);
-      if (should && !is) {
-        shared.set(event.namespace, parts.projectId);
-        track(
-          storage.sharing.share(event.namespace, parts.projectId).then(({ added, queued }) => {
-            if (added) {
-              logger.info('team: sharing a project', {
-                namespace: event.namespace,
-                queued_records: queued,
-              });
-            }
-          }),
-        );
-      } else if (!should && is) {
-        shared.delete(event.namespace);
-        track(
-          storage.sharing.unshare(event.namespace).then(({ dropped }) => {
-            logger.info('team: no longer sharing a project', {
-              namespace: event.namespace,
-              dropped_unsent: dropped,
-            });
-          }),
-        );
-      }
+      consider(event.namespace, event.source.project_path, false);
+    },
+
+    recheck(namespace, root) {
+      consider(namespace, root, true);
     },
 
     projectOf(namespace) {
