@@ -325,6 +325,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       'CREATE INDEX team_record_copies_seen ON team_record_copies (seen_at)',
     ],
   },
+  {
+    // Deleted shared records, as SQLite's 0010_team_tombstones: a later push of one is
+    // refused instead of bringing it back.
+    name: '0007_team_tombstones',
+    statements: [
+      `CREATE TABLE team_tombstones (
+        deleted_record_id TEXT COLLATE "C" PRIMARY KEY,
+        team TEXT COLLATE "C" NOT NULL,
+        deleted_by TEXT COLLATE "C" NOT NULL,
+        deleted_at TEXT COLLATE "C" NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {
