@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -296,8 +296,11 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
   beforeAll(async () => {
     server = await teamServer();
     tokens = {};
-    for (const name of ['alice', 'bob', 'dave']) {
-      const added = await kiro(['team', 'add-member', name], server.env);
+    for (const name of ['alice', 'bob', 'dave', 'lead']) {
+      const added = await kiro(
+        ['team', 'add-member', name, ...(name === 'lead' ? ['--admin'] : [])],
+        server.env,
+      );
       expect(added.code).toBe(0);
       tokens[name] = added.stdout.trim().split('\n').at(-1)!;
     }
@@ -611,6 +614,56 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     );
     const after = await prompt(bob, bobRepo, 'ledger export csv quoting', 'bob-after-delete');
     expect(after.records).not.toContain(record!.record_id);
+  }, 120_000);
+
+  it('a record an admin deleted stays deleted: the author’s later edit is refused with 410, and the outbox takes it as done', async () => {
+    const [record] = await turn(alice, aliceRepo, 'the dunning email retry schedule', 'a-gone');
+    const id = record!.record_id;
+    await waitFor('the push', async () =>
+      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [id])).length > 0
+        ? true
+        : undefined,
+    );
+    const deleted = await fetch(`${server.url}/v1/team/records/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${tokens['lead']}` },
+    });
+    expect(deleted.status).toBe(200);
+    const before = (await send(alice.port, 'GET', '/v1/sharing')).json as { refused: number };
+
+    // Alice edits her local copy afterwards: the edit is pushed at a higher revision.
+    const patched = await send(alice.port, 'PATCH', `/v1/memories/${id}`, {
+      body: { title: 'Dunning emails retry on days 1, 3 and 7' },
+    });
+    expect(patched.status).toBe(200);
+    const log = join(alice.env['KIRO_LEARN_HOME']!, 'logs', 'collector.log');
+    await waitFor('the outbox to take the refusal as done', async () => {
+      const s = (await send(alice.port, 'GET', '/v1/sharing')).json;
+      const said = existsSync(log) && readFileSync(log, 'utf8').includes(id);
+      return s.outbox.count === 0 && said ? s : undefined;
+    }).then((s) => {
+      expect(s.last_error).toBeUndefined();
+      expect(s.refused).toBe(before.refused);
+    });
+    expect(readFileSync(log, 'utf8')).toContain('it was deleted from the team');
+    expect(await server.query('SELECT 1 FROM memory_records WHERE record_id = $1', [id])).toEqual(
+      [],
+    );
+    // Her local record is still hers.
+    expect((await send(alice.port, 'GET', `/v1/memories/${id}`)).status).toBe(200);
+
+    // The wire answer, as the contract's other refusals: JSON with an error.
+    const again = await fetch(`${server.url}/v1/team/records/${id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${tokens['alice']}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        project_id: projectIdentity(aliceRepo).projectId,
+        revision: 1_000_000,
+        record: { ...record, namespace: '/actor/alice/project/x/' },
+      }),
+    });
+    expect(again.status).toBe(410);
+    expect(((await again.json()) as { error: string }).error).toContain('was deleted');
   }, 120_000);
 
   it('records are scrubbed with the user’s own patterns before they leave the machine', async () => {

@@ -145,7 +145,10 @@ export interface StorageBackend {
    * this one (nothing changes); else `stored`. The author stays the first pusher.
    */
   putTeamRecord(write: TeamRecordWrite): Promise<TeamWriteOutcome>;
-  /** Deletes a team's record: `missing` when it is not one of the team's records. */
+  /**
+   * Deletes a team's record: `missing` when it is not one of the team's records. A deleted
+   * record leaves a tombstone: a later push of its id answers `gone`, whatever its revision.
+   */
   deleteTeamRecord(request: TeamRecordDelete): Promise<'deleted' | 'missing' | 'forbidden'>;
   /** Team, author and revision of these records (ids that are no team record are left out). */
   teamRecordInfo(recordIds: readonly string[]): Promise<TeamRecordInfo[]>;
@@ -319,7 +322,9 @@ export type TeamWriteOutcome =
   | { status: 'stored' }
   | { status: 'stale'; revision: number }
   | { status: 'forbidden'; author: string }
-  | { status: 'conflict' };
+  | { status: 'conflict' }
+  /** The record was deleted from the team's records (deleteTeamRecord): not taken again. */
+  | { status: 'gone'; deletedAt: string };
 
 export interface TeamRecordDelete {
   recordId: string;

@@ -131,6 +131,14 @@ export function teamRoutes(ctx: AppContext, search: RankedSearch): Hono {
           `memory record ${id} was shared by ${outcome.author}: only they or an admin of the team may change it`,
           { author: outcome.author },
         );
+      case 'gone':
+        // Deleted by its author or an admin: an edit pushed later must not bring it back.
+        // The member's outbox takes 410 as done.
+        throw httpError(
+          410,
+          `memory record ${id} was deleted from your team's shared records at ${outcome.deletedAt}; it is not taken again`,
+          { deleted_at: outcome.deletedAt },
+        );
       case 'conflict':
         throw httpError(
           409,

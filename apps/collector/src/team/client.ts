@@ -38,13 +38,17 @@ export class TeamRequestError extends Error {
 export interface TeamClient {
   readonly url: string;
   whoami(signal?: AbortSignal): Promise<TeamIdentity>;
-  /** Idempotent by revision: `stored` false when the server had this revision or a newer one. */
+  /**
+   * Idempotent by revision: `stored` false when the server had this revision or a newer one.
+   * `gone`: the record was deleted on the server (by its author or an admin), which does not
+   * take it again (410): nothing is left to push.
+   */
   putRecord(
     projectId: string,
     revision: number,
     record: MemoryRecord,
     signal?: AbortSignal,
-  ): Promise<{ stored: boolean }>;
+  ): Promise<{ stored: boolean; gone?: true }>;
   /** Deletes a shared record there; one the server does not know counts as deleted. */
   deleteRecord(recordId: string, signal?: AbortSignal): Promise<void>;
   search(
@@ -176,6 +180,7 @@ export function createTeamClient(options: { url: string; token: string }): TeamC
         signal,
         { project_id: projectId, revision, record },
       );
+      if (status === 410) return { stored: false, gone: true };
       if (status !== 200) throw refused(`record ${record.record_id}`, status, json);
       return { stored: PutSchema.safeParse(json).data?.stored ?? true };
     },

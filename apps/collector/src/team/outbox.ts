@@ -101,7 +101,19 @@ export function startOutboxPusher(options: {
     // Gone or moved since: the delete queued with that change follows and says so. (An
     // edit after this read queued an entry of its own, which pushes the newer text.)
     if (!record || record.namespace !== last.namespace) return;
-    await client.putRecord(last.projectId, last.seq, scrubRecord(record, scrubber), signal());
+    const put = await client.putRecord(
+      last.projectId,
+      last.seq,
+      scrubRecord(record, scrubber),
+      signal(),
+    );
+    if (put.gone) {
+      // Deleted on the server by its author or an admin: done, the local copy stays local.
+      logger.info(
+        'team: the server no longer takes this record (it was deleted from the team); it stays local only',
+        { record_id: last.recordId },
+      );
+    }
   }
 
   /**

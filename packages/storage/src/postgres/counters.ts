@@ -23,7 +23,7 @@ export interface PgCounterCompactor {
 }
 
 /**
- * The counter tables hold deltas (migration 0007): writers only INSERT, so no two writers
+ * The counter tables hold deltas (migration 0008): writers only INSERT, so no two writers
  * share a row lock, and reads sum a key's rows. Left alone the rows grow with every
  * write statement; this folds them back. Each table is folded by one statement that
  * deletes a key's rows and inserts their sum (`DELETE … RETURNING` feeding an `INSERT`):

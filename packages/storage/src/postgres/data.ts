@@ -102,7 +102,7 @@ export function pgData(ctx: PgContext): DataMethods {
 
   /**
    * Deletes in one transaction. The counters follow by themselves: every deleted event
-   * and record subtracts itself (delta rows, migration 0007), exact even while other
+   * and record subtracts itself (delta rows, migration 0008), exact even while other
    * collectors write to the same namespaces.
    */
   async function remove(plan: Plan): Promise<ForgetCounts> {

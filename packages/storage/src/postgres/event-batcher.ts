@@ -29,7 +29,7 @@ export interface EventBatcherOptions {
  * capped ingest at one flush per event. Here events that arrive while statements are in
  * flight wait and go together in one multi-row statement (one commit, one flush). The
  * statement shares no row lock with other writers (counters are appended deltas,
- * migration 0007), so batches of this and other collectors commit side by side. Rows are
+ * migration 0008), so batches of this and other collectors commit side by side. Rows are
  * inserted ordered by namespace, then arrival, so within a namespace `seq` keeps arrival
  * order. A batch that fails for a reason other than the server (unavailable, timeout) is
  * retried event by event, so one bad event cannot fail its neighbours.

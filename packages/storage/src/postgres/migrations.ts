@@ -326,6 +326,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     ],
   },
   {
+    // Deleted shared records, as SQLite's 0010_team_tombstones: a later push of one is
+    // refused instead of bringing it back.
+    name: '0007_team_tombstones',
+    statements: [
+      `CREATE TABLE team_tombstones (
+        deleted_record_id TEXT COLLATE "C" PRIMARY KEY,
+        team TEXT COLLATE "C" NOT NULL,
+        deleted_by TEXT COLLATE "C" NOT NULL,
+        deleted_at TEXT COLLATE "C" NOT NULL
+      )`,
+    ],
+  },
+  {
     // Counters without a hot row. Every stored event used to UPDATE its namespace's counter
     // rows, locked until commit: writers of one namespace (two collectors, or two batches of
     // one) queued behind each other's WAL flush. The three counter tables now hold deltas:
@@ -334,7 +347,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     // compaction folds each key's rows back into one (counters.ts). The rows already there
     // are valid deltas, so nothing is rewritten. A deleted event subtracts itself, so
     // forget and retention need no recount.
-    name: '0007_counter_deltas',
+    name: '0008_counter_deltas',
     statements: [
       'ALTER TABLE namespace_counts DROP CONSTRAINT namespace_counts_pkey',
       'ALTER TABLE kind_counts DROP CONSTRAINT kind_counts_pkey',

@@ -6,7 +6,7 @@ export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
 
 /**
  * Totals from the trigger-kept counters, and the schema's size on disk. The counter
- * tables hold deltas (migration 0007, folded by counters.ts): every read sums a key's rows.
+ * tables hold deltas (migration 0008, folded by counters.ts): every read sums a key's rows.
  */
 export function pgStats(ctx: PgContext): StatsMethods {
   const { db } = ctx;

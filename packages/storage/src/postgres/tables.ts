@@ -73,6 +73,12 @@ export interface PgTables {
     revision: string;
     updated_at: string;
   };
+  team_tombstones: {
+    deleted_record_id: string;
+    team: string;
+    deleted_by: string;
+    deleted_at: string;
+  };
   extraction_claims: { namespace: string; owner: string; expires_at: Date };
   kind_counts: { namespace: string; kind: string; n: string };
   type_counts: { namespace: string; observation_type: string; n: string };

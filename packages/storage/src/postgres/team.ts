@@ -34,6 +34,12 @@ export function pgTeam(ctx: PgContext): TeamMethods {
       if (hasNul(record.record_id)) return { status: 'conflict' };
       return db.transaction().execute(async (trx) => {
         await lockRecordId(trx, record.record_id);
+        const tombstone = await trx
+          .selectFrom('team_tombstones')
+          .select('deleted_at')
+          .where('deleted_record_id', '=', record.record_id)
+          .executeTakeFirst();
+        if (tombstone) return { status: 'gone', deletedAt: tombstone.deleted_at } as const;
         const existing = await trx
           .selectFrom('memory_records as r')
           .leftJoin('team_records as t', 't.record_id', 'r.record_id')
@@ -74,8 +80,19 @@ export function pgTeam(ctx: PgContext): TeamMethods {
           .executeTakeFirst();
         if (!row || row.team !== request.team) return 'missing';
         if (row.author !== request.member && !request.admin) return 'forbidden';
-        // Its team_records row goes with it (ON DELETE CASCADE), vectors too.
+        // Its team_records row goes with it (ON DELETE CASCADE), vectors too; the tombstone
+        // stays, so a late push of an edit does not bring it back.
         await trx.deleteFrom('memory_records').where('record_id', '=', request.recordId).execute();
+        await trx
+          .insertInto('team_tombstones')
+          .values({
+            deleted_record_id: request.recordId,
+            team: row.team,
+            deleted_by: request.member,
+            deleted_at: now(),
+          })
+          .onConflict((oc) => oc.column('deleted_record_id').doNothing())
+          .execute();
         return 'deleted';
       });
     },

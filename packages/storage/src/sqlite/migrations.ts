@@ -335,6 +335,20 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE INDEX retrieval_log_created ON retrieval_log (created_at)',
     ],
   },
+  {
+    // A team server remembers which shared records were deleted, so a later push of one
+    // (an author's edit made before the delete reached them) does not bring it back. Its
+    // id column is not named `record_id`: forget sweeps those of rows whose record is gone.
+    name: '0010_team_tombstones',
+    statements: [
+      `CREATE TABLE team_tombstones (
+        deleted_record_id TEXT PRIMARY KEY,
+        team TEXT NOT NULL,
+        deleted_by TEXT NOT NULL,
+        deleted_at TEXT NOT NULL
+      ) WITHOUT ROWID`,
+    ],
+  },
 ];
 
 export function checksum(migration: Migration): string {

@@ -93,6 +93,12 @@ export interface Tables {
     revision: number;
     updated_at: string;
   };
+  team_tombstones: {
+    deleted_record_id: string;
+    team: string;
+    deleted_by: string;
+    deleted_at: string;
+  };
   type_counts: { namespace: string; observation_type: string; n: number };
 }
 

@@ -37,11 +37,20 @@ export function sqliteTeam(ctx: SqliteContext): TeamMethods {
      VALUES (@record_id, @team, @author, @revision, @updated_at)
      ON CONFLICT (record_id) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at`,
   );
+  const selectTombstone = sqlite.prepare(
+    'SELECT deleted_at FROM team_tombstones WHERE deleted_record_id = ?',
+  );
+  const insertTombstone = sqlite.prepare(
+    `INSERT INTO team_tombstones (deleted_record_id, team, deleted_by, deleted_at)
+     VALUES (?, ?, ?, ?) ON CONFLICT (deleted_record_id) DO NOTHING`,
+  );
   return {
     async putTeamRecord(write) {
       ctx.ensureOpen();
       const row = rowFromRecord(write.record);
       return writes.enqueue(() => {
+        const tombstone = selectTombstone.get(row.record_id) as { deleted_at: string } | undefined;
+        if (tombstone) return { status: 'gone', deletedAt: tombstone.deleted_at } as const;
         const record = w.selectRecord.get(row.record_id) as RecordRow | undefined;
         if (record) {
           const team = selectTeam.get(row.record_id) as TeamRow | undefined;
@@ -75,8 +84,10 @@ export function sqliteTeam(ctx: SqliteContext): TeamMethods {
         const team = selectTeam.get(request.recordId) as TeamRow | undefined;
         if (!team || team.team !== request.team) return 'missing' as const;
         if (team.author !== request.member && !request.admin) return 'forbidden' as const;
-        // Its team_records row goes with it (ON DELETE CASCADE), vectors too.
+        // Its team_records row goes with it (ON DELETE CASCADE), vectors too; the tombstone
+        // stays, so a late push of an edit does not bring it back.
         w.deleteRecord.run(request.recordId);
+        insertTombstone.run(request.recordId, team.team, request.member, now());
         return 'deleted' as const;
       });
     },

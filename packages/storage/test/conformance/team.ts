@@ -97,6 +97,36 @@ export function teamConformance({ open, reopen }: BackendFactory): void {
       ).toBe('missing');
     });
 
+    it('a deleted record stays deleted: a later push of it, at any revision, is gone', async () => {
+      const storage = await open();
+      const r = record({ namespace: TEAM_NS, title: 'Ledger exports are CSV' });
+      await push(storage, { record: r, revision: 1 });
+      const byAuthor = { recordId: r.record_id, team: 'core', member: 'alice', admin: false };
+      expect(await storage.deleteTeamRecord(byAuthor)).toBe('deleted');
+      // The author's machine edited it before the delete reached it: a higher revision.
+      const late = await push(storage, { record: { ...r, title: 'Ledger exports' }, revision: 7 });
+      expect(late).toEqual({ status: 'gone', deletedAt: expect.any(String) });
+      expect(await storage.getRecord(r.record_id)).toBeUndefined();
+      expect(await storage.teamRecordInfo([r.record_id])).toEqual([]);
+      expect(
+        await storage.searchRecords({ namespace: TEAM_NS, query: 'ledger', limit: 5 }),
+      ).toEqual([]);
+      // Deleted by an admin: the same, and the tombstone outlives a restart.
+      const s = record({ namespace: TEAM_NS });
+      await push(storage, { record: s, revision: 1 });
+      expect(
+        await storage.deleteTeamRecord({
+          ...byAuthor,
+          recordId: s.record_id,
+          member: 'lead',
+          admin: true,
+        }),
+      ).toBe('deleted');
+      const again = await reopen(storage);
+      expect(await push(again, { record: s, revision: 2 })).toMatchObject({ status: 'gone' });
+      expect(await again.deleteTeamRecord({ ...byAuthor, recordId: s.record_id })).toBe('missing');
+    });
+
     it("another team's record, or a record not shared, is out of reach", async () => {
       const storage = await open();
       const theirs = record({ namespace: '/actor/team:other/project/payments-api/' });
