@@ -526,10 +526,20 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
       const s = (await send(alice.port, 'GET', '/v1/sharing')).json;
       return s.outbox.count >= 3 && s.outbox.last_error ? true : undefined;
     });
+    // `kiro-learn doctor` says what is wrong with the team setup, one line each.
+    const down = await kiro(['doctor'], alice.env);
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/✗ team server http:\/\/127\.0\.0\.1:\d+ unreachable/);
+    expect(down.stdout).toMatch(/✗ team outbox stuck: \d+ record\(s\) waiting since /);
+    expect(down.stdout).toContain('→ check team.url');
     await server.start();
     await waitFor('the outbox to drain', async () =>
       (await outboxOf(alice)).outbox.count === 0 ? true : undefined,
     );
+    const up = await kiro(['doctor'], alice.env);
+    expect(up.stdout).toContain('✓ team server http://127.0.0.1:');
+    expect(up.stdout).toContain(': alice (member) in team default');
+    expect(up.stdout).toMatch(/✓ team outbox: 0 waiting, 1 shared project\(s\)/);
     const rows = await server.query<{ record_id: string; revision: string; author: string }>(
       'SELECT record_id, revision, author FROM team_records WHERE record_id = ANY($1) ORDER BY record_id',
       [saved],
@@ -764,5 +774,8 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     expect(context.context).not.toContain(' — from alice');
     const status = await kiro(['team', 'status'], bob.env);
     expect(status.stdout).toContain('401');
+    const doctor = await kiro(['doctor'], bob.env);
+    expect(doctor.stdout).toContain('refuses the member token (401');
+    expect(doctor.stdout).toContain('→ ask a team admin for a new token');
   }, 120_000);
 });

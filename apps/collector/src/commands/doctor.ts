@@ -19,6 +19,7 @@ import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js
 import { redactUrl, type StorageHealth } from '../storage.js';
 import { VERSION } from '../version.js';
 import { line, parseCommandArgs } from './args.js';
+import { teamChecks } from './doctor-team.js';
 import { describeStorage, semanticLine } from './status.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -32,7 +33,8 @@ interface Check {
 
 export const doctor: Command = {
   name: 'doctor',
-  summary: 'check Node, settings, the port, the data dir, the compressor agent and hook files',
+  summary:
+    'check Node, settings, the port, the data dir, the compressor agent, hook files and the team server',
   usage: `kiro-learn doctor
 
 Runs every check and says what to fix. Exit code 1 when a check failed.`,
@@ -108,6 +110,7 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(extractorCheck(loaded.config.extraction, io.env));
   if (health.ok) checks.push(...(await breakerChecks(address)));
   if (health.ok) checks.push(...(await semanticCheck(address)));
+  if (loaded.config) checks.push(...(await teamChecks(loaded.config.team, address, health.ok)));
 
   checks.push(hookCheck(io.cwd));
   const node = hookNodeCheck(dataDir(io.env), io.env);
