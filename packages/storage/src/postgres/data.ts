@@ -100,31 +100,18 @@ export function pgData(ctx: PgContext): DataMethods {
     return counts;
   }
 
-  /** Deletes in one transaction; event counters are recounted for the namespaces touched. */
+  /**
+   * Deletes in one transaction. The counters follow by themselves: every deleted event
+   * and record subtracts itself (delta rows, migration 0008), exact even while other
+   * collectors write to the same namespaces.
+   */
   async function remove(plan: Plan): Promise<ForgetCounts> {
     return db.transaction().execute(async (trx) => {
       const counts = zero();
-      const touched = plan.events
-        ? (
-            await sql<{ namespace: string }>`
-              SELECT DISTINCT namespace FROM events WHERE ${plan.events}`.execute(trx)
-          ).rows.map((r) => r.namespace)
-        : [];
       for (const [key, table, where] of steps(plan)) {
         const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(trx);
         counts[key] += Number(result.numAffectedRows ?? 0);
       }
-      if (touched.length > 0) {
-        await sql`UPDATE namespace_counts c SET events =
-            (SELECT count(*) FROM events e WHERE e.namespace = c.namespace)
-          WHERE c.namespace = ANY(${touched}::text[])`.execute(trx);
-        await sql`DELETE FROM kind_counts WHERE namespace = ANY(${touched}::text[])`.execute(trx);
-        await sql`INSERT INTO kind_counts (namespace, kind, n)
-          SELECT namespace, kind, count(*) FROM events WHERE namespace = ANY(${touched}::text[])
-          GROUP BY namespace, kind`.execute(trx);
-      }
-      await sql`DELETE FROM type_counts WHERE n <= 0`.execute(trx);
-      await sql`DELETE FROM namespace_counts WHERE events <= 0 AND memories <= 0`.execute(trx);
       return counts;
     });
   }

@@ -20,26 +20,26 @@ export interface EventBatcherOptions {
   maxInFlight?: number;
   /** Most events in one statement (default 256). */
   maxBatch?: number;
+  /** Told how many events each committed statement stored (the counter compactor). */
+  onStored?: (events: number) => void;
 }
 
 /**
- * Group commit for events. Every stored event updates its namespace's counter rows, which
- * stay locked until commit, and every commit waits for a WAL flush: one statement per
- * event capped ingest at one commit per namespace at a time, however many clients or
- * collectors wrote. Here events that arrive while statements are in flight wait and go
- * together in one multi-row statement (one commit, one flush, each counter row locked
- * once). Rows are inserted ordered by namespace, then arrival: concurrent batches (of
- * this or another collector) lock namespaces' counter rows in the same order, so they
- * never deadlock (a namespace's kind counters are only taken while holding its
- * namespace_counts row), and within a namespace `seq` keeps arrival order. A batch that fails for a
- * reason other than the server (unavailable, timeout) is retried event by event, so one
- * bad event cannot fail its neighbours.
+ * Group commit for events. Every commit waits for a WAL flush: one statement per event
+ * capped ingest at one flush per event. Here events that arrive while statements are in
+ * flight wait and go together in one multi-row statement (one commit, one flush). The
+ * statement shares no row lock with other writers (counters are appended deltas,
+ * migration 0008), so batches of this and other collectors commit side by side. Rows are
+ * inserted ordered by namespace, then arrival, so within a namespace `seq` keeps arrival
+ * order. A batch that fails for a reason other than the server (unavailable, timeout) is
+ * retried event by event, so one bad event cannot fail its neighbours.
  */
 export class PgEventBatcher {
   readonly #db: Kysely<PgTables>;
   readonly #queue: Item[] = [];
   readonly #maxInFlight: number;
   readonly #maxBatch: number;
+  readonly #onStored: (events: number) => void;
   #inFlight = 0;
   #drained: Array<() => void> = [];
 
@@ -47,6 +47,7 @@ export class PgEventBatcher {
     this.#db = db;
     this.#maxInFlight = options.maxInFlight ?? 2;
     this.#maxBatch = options.maxBatch ?? 256;
+    this.#onStored = options.onStored ?? (() => undefined);
   }
 
   /** Stores the event (once by event_id), resolving after its batch committed. */
@@ -89,6 +90,7 @@ export class PgEventBatcher {
   async #run(batch: Item[]): Promise<void> {
     try {
       const stored = await this.#insert(batch);
+      this.#onStored(stored.size);
       for (const [i, item] of batch.entries()) item.resolve({ stored: stored.has(i) });
     } catch (error) {
       if (batch.length === 1 || translateError(error) instanceof StorageError) {

@@ -338,6 +338,103 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       )`,
     ],
   },
+  {
+    // Counters without a hot row. Every stored event used to UPDATE its namespace's counter
+    // rows, locked until commit: writers of one namespace (two collectors, or two batches of
+    // one) queued behind each other's WAL flush. The three counter tables now hold deltas:
+    // writers only INSERT (one row per namespace and kind per statement, from statement
+    // triggers over the rows the statement really inserted or deleted), readers sum, and a
+    // compaction folds each key's rows back into one (counters.ts). The rows already there
+    // are valid deltas, so nothing is rewritten. A deleted event subtracts itself, so
+    // forget and retention need no recount.
+    name: '0008_counter_deltas',
+    statements: [
+      'ALTER TABLE namespace_counts DROP CONSTRAINT namespace_counts_pkey',
+      'ALTER TABLE kind_counts DROP CONSTRAINT kind_counts_pkey',
+      'ALTER TABLE type_counts DROP CONSTRAINT type_counts_pkey',
+      'CREATE INDEX namespace_counts_namespace ON namespace_counts (namespace)',
+      'CREATE INDEX kind_counts_namespace ON kind_counts (namespace, kind)',
+      'CREATE INDEX type_counts_namespace ON type_counts (namespace, observation_type)',
+      // The row trigger keeps only the notice (its payload is per event).
+      `CREATE OR REPLACE FUNCTION events_after_insert() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        PERFORM pg_notify('kiro_learn_events:' || TG_TABLE_SCHEMA,
+          json_build_object('event_id', NEW.event_id, 'namespace', NEW.namespace,
+            'origin', current_setting('application_name'))::text);
+        RETURN NULL;
+      END $$`,
+      `CREATE FUNCTION events_counted_insert() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts (namespace, events, memories, last_event_at)
+          SELECT namespace, count(*), 0, max(received_at) FROM added GROUP BY namespace;
+        INSERT INTO kind_counts (namespace, kind, n)
+          SELECT namespace, kind, count(*) FROM added GROUP BY namespace, kind;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER events_counted_ai AFTER INSERT ON events
+        REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION events_counted_insert()`,
+      `CREATE FUNCTION events_counted_delete() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts (namespace, events, memories)
+          SELECT namespace, -count(*), 0 FROM removed GROUP BY namespace;
+        INSERT INTO kind_counts (namespace, kind, n)
+          SELECT namespace, kind, -count(*) FROM removed GROUP BY namespace, kind;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER events_counted_ad AFTER DELETE ON events
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION events_counted_delete()`,
+      'DROP TRIGGER memory_records_counts ON memory_records',
+      'DROP FUNCTION memory_records_counted()',
+      // A trigger with transition tables serves one operation: one function each. An
+      // UPDATE nets its rows' old and new keys (most updates change neither: no row).
+      `CREATE FUNCTION memory_records_counted_insert() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts (namespace, events, memories)
+          SELECT namespace, 0, count(*) FROM added GROUP BY namespace;
+        INSERT INTO type_counts (namespace, observation_type, n)
+          SELECT namespace, observation_type, count(*) FROM added
+          GROUP BY namespace, observation_type;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_counted_ai AFTER INSERT ON memory_records
+        REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION memory_records_counted_insert()`,
+      `CREATE FUNCTION memory_records_counted_delete() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts (namespace, events, memories)
+          SELECT namespace, 0, -count(*) FROM removed GROUP BY namespace;
+        INSERT INTO type_counts (namespace, observation_type, n)
+          SELECT namespace, observation_type, -count(*) FROM removed
+          GROUP BY namespace, observation_type;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_counted_ad AFTER DELETE ON memory_records
+        REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION memory_records_counted_delete()`,
+      `CREATE FUNCTION memory_records_counted_update() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO namespace_counts (namespace, events, memories)
+          SELECT namespace, 0, sum(d) FROM (
+            SELECT namespace, -1 AS d FROM old_rows UNION ALL SELECT namespace, 1 FROM new_rows
+          ) moves GROUP BY namespace HAVING sum(d) <> 0;
+        INSERT INTO type_counts (namespace, observation_type, n)
+          SELECT namespace, observation_type, sum(d) FROM (
+            SELECT namespace, observation_type, -1 AS d FROM old_rows
+            UNION ALL SELECT namespace, observation_type, 1 FROM new_rows
+          ) moves GROUP BY namespace, observation_type HAVING sum(d) <> 0;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_counted_au AFTER UPDATE ON memory_records
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+        FOR EACH STATEMENT EXECUTE FUNCTION memory_records_counted_update()`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {

@@ -8,6 +8,7 @@ import { DEFAULT_COLUMN_WEIGHTS } from '../query/weights.js';
 import { pgBuffer } from './buffer.js';
 import { pgClaims } from './claims.js';
 import { type PgContext, translateError } from './context.js';
+import { pgCounterCompactor } from './counters.js';
 import { pgData } from './data.js';
 import { PgEventBatcher } from './event-batcher.js';
 import { pgEvents } from './events.js';
@@ -66,6 +67,11 @@ export interface PostgresStorage extends StorageBackend {
   readonly schema: string;
   /** Server version, latency and pool state; throws StorageError `unavailable` when down. */
   health(): Promise<PostgresHealth>;
+  /**
+   * Folds the counters' delta rows now (the backend also does it by itself, every few
+   * thousand events and every 30 s). Resolves false when another backend was compacting.
+   */
+  compactCounters(): Promise<boolean>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -136,7 +142,8 @@ export async function openPostgresStorage(
   const termStats = pgTermStats(ctx, {
     minRecords: options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS,
   });
-  const events = new PgEventBatcher(db);
+  const counters = pgCounterCompactor(ctx);
+  const events = new PgEventBatcher(db, { onStored: (n) => counters.written(n) });
   const methods = {
     ...pgEvents(ctx, events),
     ...pgRecords(ctx),
@@ -161,6 +168,14 @@ export async function openPostgresStorage(
     sharing: guarded(pgSharing(ctx)),
     db,
     schema,
+    async compactCounters() {
+      ctx.ensureOpen();
+      try {
+        return await counters.compact();
+      } catch (error) {
+        throw translateError(error);
+      }
+    },
     async watchEvents(listener) {
       ctx.ensureOpen();
       let stop: () => Promise<void>;
@@ -205,6 +220,7 @@ export async function openPostgresStorage(
       await Promise.all([...watchers].map((unwatch) => unwatch()));
       // Events handed in before close are stored (or fail) before the pool goes.
       await events.idle();
+      await counters.stop();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();
       await db.destroy();

@@ -4,14 +4,28 @@ import { hasNul, type PgContext } from './context.js';
 
 export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
 
-/** Totals from the trigger-kept counters, and the schema's size on disk. */
+/**
+ * Totals from the trigger-kept counters, and the schema's size on disk. The counter
+ * tables hold deltas (migration 0008, folded by counters.ts): every read sums a key's rows.
+ */
 export function pgStats(ctx: PgContext): StatsMethods {
   const { db } = ctx;
   return {
     async stats(namespace) {
       ctx.ensureOpen();
       const ns = namespace !== undefined && hasNul(namespace) ? '' : namespace;
-      let projectsQ = db.selectFrom('namespace_counts').selectAll();
+      let projectsQ = db
+        .selectFrom('namespace_counts')
+        .select((eb) => [
+          'namespace',
+          eb.fn.sum<string>('events').as('events'),
+          eb.fn.sum<string>('memories').as('memories'),
+          eb.fn.max('last_event_at').as('last_event_at'),
+        ])
+        .groupBy('namespace')
+        .having((eb) =>
+          eb.or([eb(eb.fn.sum('events'), '<>', 0), eb(eb.fn.sum('memories'), '<>', 0)]),
+        );
       let kindsQ = db
         .selectFrom('kind_counts')
         .select((eb) => ['kind', eb.fn.sum<string>('n').as('n')])
@@ -30,7 +44,9 @@ export function pgStats(ctx: PgContext): StatsMethods {
         kindsQ.execute(),
         typesQ.execute(),
       ]);
-      const byKind = Object.fromEntries(kinds.map((k) => [k.kind, Number(k.n)]));
+      const byKind = Object.fromEntries(
+        kinds.filter((k) => Number(k.n) > 0).map((k) => [k.kind, Number(k.n)]),
+      );
       const byType = Object.fromEntries(
         types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
       );
