@@ -4,6 +4,7 @@
 // (the baseline, measured in the same run, interleaved). Prints:
 //   - prompt retrieval latency (POST /v1/events?retrieve=true, client wall time and the
 //     collector's own latency_ms) with team search against local-only, p50 and p99;
+//   - the agent's memory search (GET /v1/memories/search) likewise;
 //   - outbox throughput: Alice's backlog of BENCH_RECORDS shared records drained to the
 //     server, against a bare sequential keep-alive PUT loop of as many records (baseline);
 //   - time from the end of Alice's turn (its extraction) to the record in Bob's context.
@@ -331,6 +332,29 @@ async function main() {
     }
   }
 
+  // The agent's own search (GET /v1/memories/search: kiro-learn search, MCP search_memory),
+  // interleaved the same way: team-joined merges the team server's hits.
+  const search = { team: [] as number[], local: [] as number[] };
+  let searchTeamHits = 0;
+  for (let i = 0; i < PROMPTS + 20; i++) {
+    const q = new URLSearchParams({
+      namespace: bob.namespace,
+      query: `${pick(TOPICS)} ${pick(['fail', 'time out', 'drift'])}`,
+      limit: '10',
+    });
+    for (const side of i % 2 === 0 ? (['team', 'local'] as const) : (['local', 'team'] as const)) {
+      const c = side === 'team' ? bobTeam : bobLocal;
+      const t0 = performance.now();
+      const r = await http(c.port, 'GET', `/v1/memories/search?${q}`);
+      const t = performance.now() - t0;
+      if (i < 20) continue; // warm-up
+      search[side].push(t);
+      if (side === 'team' && (r.json as Array<{ author?: string }>).some((h) => h.author)) {
+        searchTeamHits++;
+      }
+    }
+  }
+
   // From the end of Alice's turn to the record in Bob's context.
   const handoffs: number[] = [];
   for (let i = 0; i < HANDOFFS; i++) {
@@ -400,6 +424,16 @@ async function main() {
     `  with team search, latency_ms         ${ms(percentile(own.team, 50))}${ms(percentile(own.team, 99))}`,
   );
   console.log(`  (${PROMPTS} prompts each; ${teamRecords} team contexts held a record from alice)`);
+  console.log('memory search (GET /v1/memories/search)   p50 ms   p99 ms');
+  console.log(
+    `  local only (baseline), wall          ${ms(percentile(search.local, 50))}${ms(percentile(search.local, 99))}`,
+  );
+  console.log(
+    `  with team search, wall               ${ms(percentile(search.team, 50))}${ms(percentile(search.team, 99))}`,
+  );
+  console.log(
+    `  (${PROMPTS} searches each; ${searchTeamHits} team answers held a record from alice)`,
+  );
   console.log('outbox                                  records/s');
   console.log(`  bare sequential PUT loop (baseline)  ${directRate.toFixed(0).padStart(9)}`);
   console.log(

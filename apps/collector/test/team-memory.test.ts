@@ -403,6 +403,21 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
       const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
       expect(text).toContain(`${record!.record_id} · `);
       expect(text).toContain('(from teammate alice)');
+      // …and reads it in full, as the search line tells it to.
+      const full = await mcp.callTool({
+        name: 'get_memories',
+        arguments: { ids: [record!.record_id] },
+      });
+      expect(full.isError).toBeFalsy();
+      const records = (full.structuredContent as { records: Array<Record<string, unknown>> })
+        .records;
+      expect(records).toEqual([
+        expect.objectContaining({
+          record_id: record!.record_id,
+          title: record!.title,
+          author: 'alice',
+        }),
+      ]);
     } finally {
       await mcp.close();
     }

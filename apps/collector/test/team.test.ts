@@ -291,6 +291,38 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await put('carol', record(), 1)).status).toBe(401);
   });
 
+  it('an export and import of the server keeps who shared each record and its revision', async () => {
+    const r = record({ title: 'Refunds are idempotent by refund id' });
+    expect((await put('alice', r, 3)).json).toEqual({ record_id: r.record_id, stored: true });
+    const server = { Authorization: `Bearer ${SERVER_TOKEN}` };
+    const exported = await fetch(`http://127.0.0.1:${port}/v1/export`, { headers: server });
+    const file = await exported.text();
+    const line = file.split('\n').find((l) => l.includes(r.record_id));
+    expect(JSON.parse(line!).team).toEqual({ team: 'core', author: 'alice', revision: 3 });
+
+    // The record is lost (say, a bad restore), then the export is imported back.
+    expect(
+      (await send(port, 'DELETE', `/v1/memories/${r.record_id}`, { headers: server })).status,
+    ).toBe(200);
+    expect((await search('bob', 'refunds idempotent')).json.items).toEqual([]);
+    const imported = await fetch(`http://127.0.0.1:${port}/v1/import`, {
+      method: 'POST',
+      headers: { ...server, 'Content-Type': 'application/x-ndjson' },
+      body: file,
+    });
+    expect(imported.status).toBe(200);
+    expect(((await imported.json()) as { rejected_total: number }).rejected_total).toBe(0);
+
+    // Shared again, by Alice: teammates find it with her name, her revision still holds.
+    const found = (await search('bob', 'refunds idempotent')).json.items as Array<{
+      record: MemoryRecord;
+      author: string;
+    }>;
+    expect(found.map((i) => [i.record.record_id, i.author])).toEqual([[r.record_id, 'alice']]);
+    expect((await put('alice', { ...r, title: 'older' }, 3)).json.stored).toBe(false);
+    expect((await put('bob', r, 9)).status).toBe(403);
+  });
+
   it('bad input is a 400 with {error, details}', async () => {
     const r = record();
     const cases: Array<[string, string, unknown]> = [

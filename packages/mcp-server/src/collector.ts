@@ -8,13 +8,13 @@ import {
   type ListMemoriesResponse,
   ListMemoriesResponseSchema,
   type MemoryRecord,
-  MemoryRecordSchema,
   type ObservationType,
   type PostEventResponse,
   PostEventResponseSchema,
   type PostMemoryResponse,
   PostMemoryResponseSchema,
   type SearchHit,
+  SearchHitSchema,
   SearchMemoriesResponseSchema,
 } from '@kiro-learn/schema';
 import type { z } from 'zod';
@@ -41,8 +41,12 @@ export interface CollectorClient {
     type?: ObservationType | undefined;
     file?: string | undefined;
   }): Promise<SearchHit[]>;
-  /** The record, or undefined when there is none with that id. */
-  getMemory(recordId: string): Promise<MemoryRecord | undefined>;
+  /**
+   * The record, or undefined when there is none with that id. With `namespace`, a
+   * teammate's record that search_memory found in that project (team memory) too, with its
+   * `author`.
+   */
+  getMemory(recordId: string, namespace?: string): Promise<SearchHit | undefined>;
   /** False when there was no such record. */
   deleteMemory(recordId: string): Promise<boolean>;
   listMemories(query: {
@@ -126,7 +130,13 @@ export function createCollectorClient(config: CollectorClientConfig): CollectorC
 
   return {
     search: (q) => required(SearchMemoriesResponseSchema, 'GET', '/v1/memories/search', q),
-    getMemory: (recordId) => json(MemoryRecordSchema, 'GET', `/v1/memories/${id(recordId)}`),
+    getMemory: (recordId, namespace) =>
+      json(
+        SearchHitSchema,
+        'GET',
+        `/v1/memories/${id(recordId)}`,
+        namespace ? { namespace } : undefined,
+      ),
     deleteMemory: async (recordId) =>
       (await json(DeleteResponseSchema, 'DELETE', `/v1/memories/${id(recordId)}`)) !== undefined,
     listMemories: (q) => required(ListMemoriesResponseSchema, 'GET', '/v1/memories', q),

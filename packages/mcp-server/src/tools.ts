@@ -145,7 +145,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       safely(async () => {
         const { namespace } = await ctx.project();
         const unique = [...new Set(ids)];
-        const found = await Promise.all(unique.map((id) => client.getMemory(id)));
+        // With the namespace: a teammate's record search_memory showed is found as well.
+        const found = await Promise.all(unique.map((id) => client.getMemory(id, namespace)));
         const records = found.filter(
           (record): record is MemoryRecord => record?.namespace === namespace,
         );

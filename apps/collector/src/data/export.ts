@@ -23,11 +23,12 @@ const PAGE = 1000;
 /**
  * A versioned JSON Lines export, streamed page by page: a header line, then every event
  * (`{"type":"event","received_at","event"}`, the event's stored JSON text verbatim),
- * then every record (`{"type":"record","record"}`), then an end line with what was
- * written, so a cut-off file is recognised.
+ * then every record (`{"type":"record","record"}`; a team server's shared record also
+ * carries `"team":{"team","author","revision"}`, so an import keeps who shared it and its
+ * revision), then an end line with what was written, so a cut-off file is recognised.
  */
 export async function* exportLines(
-  storage: Pick<StorageReads, 'stats' | 'scanEvents' | 'scanRecords'>,
+  storage: Pick<StorageReads, 'stats' | 'scanEvents' | 'scanRecords' | 'teamRecordInfo'>,
   options: { namespace?: string; toolVersion: string; now?: () => number },
 ): AsyncGenerator<string> {
   const { namespace } = options;
@@ -68,7 +69,18 @@ export async function* exportLines(
     });
     records += page.items.length;
     if (page.items.length > 0) {
-      yield page.items.map((r) => `${JSON.stringify({ type: 'record', record: r })}\n`).join('');
+      const shared = new Map(
+        (await storage.teamRecordInfo(page.items.map((r) => r.record_id))).map((info) => [
+          info.recordId,
+          { team: info.team, author: info.author, revision: info.revision },
+        ]),
+      );
+      yield page.items
+        .map((r) => {
+          const team = shared.get(r.record_id);
+          return `${JSON.stringify({ type: 'record', record: r, ...(team ? { team } : {}) })}\n`;
+        })
+        .join('');
     }
     cursor = page.nextCursor;
   } while (cursor);

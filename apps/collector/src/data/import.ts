@@ -1,4 +1,5 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
+import { formatIssues, type MemoryRecord, parseNamespace, teamNamespace } from '@kiro-learn/schema';
+import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { CollectorError, httpError } from '../errors.js';
 import { ingestEvent, parseRecord } from '../ingest.js';
@@ -104,11 +105,28 @@ export async function importLines(
       chunk.push(
         (async () => {
           const record = parseRecord(ctx, line['record']);
+          const team = sharedBy(line['team'], record);
           if (await ctx.storage.getRecord(record.record_id)) {
             report.skipped.records++;
             return;
           }
-          await ctx.storage.putRecord(record);
+          if (team) {
+            // A team server's shared record: stored as a push by its author would be, so
+            // it keeps its author and revision (and a tombstoned id stays deleted).
+            const outcome = await ctx.storage.putTeamRecord({
+              record,
+              team: team.team,
+              member: team.author,
+              admin: true,
+              revision: team.revision,
+            });
+            if (outcome.status !== 'stored') {
+              report.skipped.records++;
+              return;
+            }
+          } else {
+            await ctx.storage.putRecord(record);
+          }
           report.added.records++;
           added.push(record);
         })().catch((error: unknown) => reject(at, reason(error))),
@@ -123,6 +141,31 @@ export async function importLines(
   await flush();
   if (!header) throw notAnExport();
   return report;
+}
+
+const TeamInfoSchema = z.object({
+  team: z.string().min(1).max(128),
+  author: z.string().min(1).max(128),
+  revision: z.number().int().positive(),
+});
+
+/**
+ * The `team` part of a record line (a team server's export): who shared the record, in
+ * which team, at which revision. Refused unless the record lives in that team's namespace.
+ */
+function sharedBy(raw: unknown, record: MemoryRecord): z.infer<typeof TeamInfoSchema> | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = TeamInfoSchema.safeParse(raw);
+  if (!parsed.success)
+    throw httpError(400, 'invalid team part of a record line', formatIssues(parsed.error));
+  const parts = parseNamespace(record.namespace);
+  if (!parts || record.namespace !== teamNamespace(parsed.data.team, parts.projectId)) {
+    throw httpError(
+      400,
+      `record ${record.record_id} is marked as team ${parsed.data.team}'s but lives in ${record.namespace}`,
+    );
+  }
+  return parsed.data;
 }
 
 function notAnExport(): CollectorError {

@@ -2,6 +2,8 @@ import {
   LIMITS,
   ListMemoriesQuerySchema,
   MemoryRecordPatchSchema,
+  NamespaceSchema,
+  parseNamespace,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
   scrubRecordPatch,
@@ -60,8 +62,18 @@ export function memoryRoutes(ctx: AppContext): Hono {
   app.get('/:record_id', async (c) => {
     const id = recordId(c.req.param('record_id'));
     const record = await ctx.storage.getRecord(id);
-    if (!record) throw httpError(404, `no memory record ${id}`);
-    return c.json(record);
+    if (record) return c.json(record);
+    // A teammate's record that a search in this project showed (team memory): the copy
+    // kept of it, as one of this project's records, with its author.
+    const namespace = c.req.query('namespace');
+    if (namespace !== undefined) {
+      const scope = parseWith(NamespaceSchema, namespace, 'namespace');
+      const [copy] = await ctx.storage.sharing.teamRecords([id]);
+      if (copy && copy.projectId === parseNamespace(scope)?.projectId) {
+        return c.json({ ...copy.record, namespace: scope, author: copy.author });
+      }
+    }
+    throw httpError(404, `no memory record ${id}`);
   });
 
   app.patch('/:record_id', async (c) => {
