@@ -435,6 +435,20 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION memory_records_counted_update()`,
     ],
   },
+  {
+    // A forget (buffer entries, then events) racing a hook that stores an event with its
+    // buffer entry in between failed on the entry's foreign key: an event's entries now
+    // go with it. SQLite has one writer at a time and no such window.
+    name: '0009_buffer_follows_event',
+    statements: [
+      `ALTER TABLE pending DROP CONSTRAINT pending_event_id_fkey,
+        ADD CONSTRAINT pending_event_id_fkey FOREIGN KEY (event_id)
+        REFERENCES events (event_id) ON DELETE CASCADE`,
+      `ALTER TABLE parked DROP CONSTRAINT parked_event_id_fkey,
+        ADD CONSTRAINT parked_event_id_fkey FOREIGN KEY (event_id)
+        REFERENCES events (event_id) ON DELETE CASCADE`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {
