@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { StorageBackend } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { listPendingEntries, summariseParked, summarisePending } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import { upsertRecord } from './records.js';
 
@@ -20,42 +21,12 @@ export function pgBuffer(ctx: PgContext): BufferMethods {
     async listPending(namespace, options = {}) {
       ctx.ensureOpen();
       if (hasNul(namespace)) return [];
-      const rows = await db
-        .selectFrom('pending')
-        .select(['namespace', 'event_id', 'bytes', 'appended_at'])
-        .where('namespace', '=', namespace)
-        .orderBy('seq')
-        .limit(options.limit ?? 1_000_000)
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        eventId: row.event_id,
-        bytes: row.bytes,
-        appendedAt: row.appended_at,
-      }));
+      return listPendingEntries(db, namespace, options.limit);
     },
 
     async pendingSummary() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('pending')
-        .select((eb) => [
-          'namespace',
-          eb.fn.countAll<string>().as('count'),
-          eb.fn.sum<string>('bytes').as('bytes'),
-          eb.fn.min<string>('appended_at').as('oldest'),
-          eb.fn.max<string>('appended_at').as('newest'),
-        ])
-        .groupBy('namespace')
-        .orderBy('namespace')
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        count: Number(row.count),
-        bytes: Number(row.bytes),
-        oldestAt: row.oldest,
-        newestAt: row.newest,
-      }));
+      return summarisePending(db);
     },
 
     async removePending(namespace, eventIds) {
@@ -150,21 +121,7 @@ export function pgBuffer(ctx: PgContext): BufferMethods {
 
     async parkedSummary() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('parked')
-        .select((eb) => [
-          'namespace',
-          eb.fn.countAll<string>().as('count'),
-          eb.fn.sum<string>('bytes').as('bytes'),
-        ])
-        .groupBy('namespace')
-        .orderBy('namespace')
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        count: Number(row.count),
-        bytes: Number(row.bytes),
-      }));
+      return summariseParked(db);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { ListRecordsOptions, StorageBackend } from '../backend.js';
+import type { StorageBackend } from '../backend.js';
+import { countRecords } from '../portable.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
 import { searchVector } from './search.js';
 import type { PgRecordRow, PgTables } from './tables.js';
@@ -111,32 +112,6 @@ async function insertRecordIfAbsent(db: Kysely<PgTables>, record: MemoryRecord):
 export function pgRecords(ctx: PgContext): RecordMethods {
   const { db } = ctx;
 
-  async function countRecords(query: ListRecordsOptions): Promise<number> {
-    const filtered =
-      query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
-    if (!filtered && query.observationType !== undefined) {
-      let q = db.selectFrom('type_counts').select((eb) => eb.fn.sum<string>('n').as('n'));
-      q = q.where('observation_type', '=', query.observationType);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      return Number((await q.executeTakeFirst())?.n ?? 0);
-    }
-    if (!filtered) {
-      let q = db
-        .selectFrom('namespace_counts')
-        .select((eb) => eb.fn.sum<string>('memories').as('n'));
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      return Number((await q.executeTakeFirst())?.n ?? 0);
-    }
-    let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<string>().as('n'));
-    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-    if (query.observationType !== undefined)
-      q = q.where('observation_type', '=', query.observationType);
-    if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
-    if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-    if (query.until !== undefined) q = q.where('created_at', '<', query.until);
-    return Number((await q.executeTakeFirst())?.n ?? 0);
-  }
-
   return {
     async putRecord(record) {
       ctx.ensureOpen();
@@ -219,7 +194,7 @@ export function pgRecords(ctx: PgContext): RecordMethods {
           .limit(query.limit)
           .offset(query.offset ?? 0)
           .execute(),
-        countRecords(query),
+        countRecords(db, query),
       ]);
       return { items: rows.map(pgRecordFromRow), total };
     },

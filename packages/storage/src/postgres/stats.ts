@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { StorageBackend } from '../backend.js';
+import { statsFromCounters } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 
 export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
@@ -26,42 +27,8 @@ export function pgStats(ctx: PgContext): StatsMethods {
         .having((eb) =>
           eb.or([eb(eb.fn.sum('events'), '<>', 0), eb(eb.fn.sum('memories'), '<>', 0)]),
         );
-      let kindsQ = db
-        .selectFrom('kind_counts')
-        .select((eb) => ['kind', eb.fn.sum<string>('n').as('n')])
-        .groupBy('kind');
-      let typesQ = db
-        .selectFrom('type_counts')
-        .select((eb) => ['observation_type', eb.fn.sum<string>('n').as('n')])
-        .groupBy('observation_type');
-      if (ns !== undefined) {
-        projectsQ = projectsQ.where('namespace', '=', ns);
-        kindsQ = kindsQ.where('namespace', '=', ns);
-        typesQ = typesQ.where('namespace', '=', ns);
-      }
-      const [projects, kinds, types] = await Promise.all([
-        projectsQ.orderBy('namespace').execute(),
-        kindsQ.execute(),
-        typesQ.execute(),
-      ]);
-      const byKind = Object.fromEntries(
-        kinds.filter((k) => Number(k.n) > 0).map((k) => [k.kind, Number(k.n)]),
-      );
-      const byType = Object.fromEntries(
-        types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
-      );
-      const sum = (values: Record<string, number>) =>
-        Object.values(values).reduce((a, b) => a + b, 0);
-      return {
-        events: { total: sum(byKind), byKind },
-        memories: { total: sum(byType), byType },
-        projects: projects.map((p) => ({
-          namespace: p.namespace,
-          events: Number(p.events),
-          memories: Number(p.memories),
-          ...(p.last_event_at !== null ? { lastEventAt: p.last_event_at } : {}),
-        })),
-      };
+      if (ns !== undefined) projectsQ = projectsQ.where('namespace', '=', ns);
+      return statsFromCounters(db, ns, projectsQ.orderBy('namespace').execute());
     },
 
     async sizeBytes() {

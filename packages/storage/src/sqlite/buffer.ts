@@ -1,5 +1,6 @@
 import type { StorageBackend } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { listPendingEntries, summariseParked, summarisePending } from '../portable.js';
 import type { SqliteContext } from './context.js';
 import { upsertRecord } from './records.js';
 import { rowFromRecord } from './rows.js';
@@ -27,42 +28,12 @@ export function sqliteBuffer(ctx: SqliteContext): BufferMethods {
   return {
     async listPending(namespace, options = {}) {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('pending')
-        .select(['namespace', 'event_id', 'bytes', 'appended_at'])
-        .where('namespace', '=', namespace)
-        .orderBy('seq')
-        .limit(options.limit ?? 1_000_000)
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        eventId: row.event_id,
-        bytes: row.bytes,
-        appendedAt: row.appended_at,
-      }));
+      return listPendingEntries(db, namespace, options.limit);
     },
 
     async pendingSummary() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('pending')
-        .select((eb) => [
-          'namespace',
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>('bytes').as('bytes'),
-          eb.fn.min<string>('appended_at').as('oldest'),
-          eb.fn.max<string>('appended_at').as('newest'),
-        ])
-        .groupBy('namespace')
-        .orderBy('namespace')
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        count: Number(row.count),
-        bytes: Number(row.bytes),
-        oldestAt: row.oldest,
-        newestAt: row.newest,
-      }));
+      return summarisePending(db);
     },
 
     async removePending(namespace, eventIds) {
@@ -130,21 +101,7 @@ export function sqliteBuffer(ctx: SqliteContext): BufferMethods {
 
     async parkedSummary() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('parked')
-        .select((eb) => [
-          'namespace',
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>('bytes').as('bytes'),
-        ])
-        .groupBy('namespace')
-        .orderBy('namespace')
-        .execute();
-      return rows.map((row) => ({
-        namespace: row.namespace,
-        count: Number(row.count),
-        bytes: Number(row.bytes),
-      }));
+      return summariseParked(db);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import type { ListRecordsOptions, StorageBackend } from '../backend.js';
+import type { StorageBackend } from '../backend.js';
+import { countRecords } from '../portable.js';
 import { now, type SqliteContext } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
@@ -28,32 +29,6 @@ export function upsertRecord(w: WriteStatements, row: RecordRow): void {
 /** Memory records: upserts, lookups, patches, and listing with trigger-kept totals. */
 export function sqliteRecords(ctx: SqliteContext): RecordMethods {
   const { db, w, writes } = ctx;
-
-  async function countRecords(query: ListRecordsOptions): Promise<number> {
-    const filtered =
-      query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
-    if (!filtered && query.observationType !== undefined) {
-      let q = db.selectFrom('type_counts').select((eb) => eb.fn.sum<number>('n').as('n'));
-      q = q.where('observation_type', '=', query.observationType);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      return Number((await q.executeTakeFirst())?.n ?? 0);
-    }
-    if (!filtered) {
-      let q = db
-        .selectFrom('namespace_counts')
-        .select((eb) => eb.fn.sum<number>('memories').as('n'));
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      return Number((await q.executeTakeFirst())?.n ?? 0);
-    }
-    let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<number>().as('n'));
-    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-    if (query.observationType !== undefined)
-      q = q.where('observation_type', '=', query.observationType);
-    if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
-    if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-    if (query.until !== undefined) q = q.where('created_at', '<', query.until);
-    return Number((await q.executeTakeFirst())?.n ?? 0);
-  }
 
   return {
     async putRecord(record) {
@@ -127,7 +102,7 @@ export function sqliteRecords(ctx: SqliteContext): RecordMethods {
         .limit(query.limit)
         .offset(query.offset ?? 0)
         .execute();
-      return { items: rows.map(recordFromRow), total: await countRecords(query) };
+      return { items: rows.map(recordFromRow), total: await countRecords(db, query) };
     },
   };
 }

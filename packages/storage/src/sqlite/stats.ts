@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type { StorageBackend } from '../backend.js';
+import { statsFromCounters } from '../portable.js';
 import type { SqliteContext } from './context.js';
 
 export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
@@ -11,40 +12,8 @@ export function sqliteStats(ctx: SqliteContext): StatsMethods {
     async stats(namespace) {
       ctx.ensureOpen();
       let projectsQ = db.selectFrom('namespace_counts').selectAll();
-      let kindsQ = db
-        .selectFrom('kind_counts')
-        .select((eb) => ['kind', eb.fn.sum<number>('n').as('n')])
-        .groupBy('kind');
-      let typesQ = db
-        .selectFrom('type_counts')
-        .select((eb) => ['observation_type', eb.fn.sum<number>('n').as('n')])
-        .groupBy('observation_type');
-      if (namespace !== undefined) {
-        projectsQ = projectsQ.where('namespace', '=', namespace);
-        kindsQ = kindsQ.where('namespace', '=', namespace);
-        typesQ = typesQ.where('namespace', '=', namespace);
-      }
-      const [projects, kinds, types] = await Promise.all([
-        projectsQ.orderBy('namespace').execute(),
-        kindsQ.execute(),
-        typesQ.execute(),
-      ]);
-      const byKind = Object.fromEntries(kinds.map((k) => [k.kind, Number(k.n)]));
-      const byType = Object.fromEntries(
-        types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
-      );
-      const sum = (values: Record<string, number>) =>
-        Object.values(values).reduce((a, b) => a + b, 0);
-      return {
-        events: { total: sum(byKind), byKind },
-        memories: { total: sum(byType), byType },
-        projects: projects.map((p) => ({
-          namespace: p.namespace,
-          events: p.events,
-          memories: p.memories,
-          ...(p.last_event_at !== null ? { lastEventAt: p.last_event_at } : {}),
-        })),
-      };
+      if (namespace !== undefined) projectsQ = projectsQ.where('namespace', '=', namespace);
+      return statsFromCounters(db, namespace, projectsQ.orderBy('namespace').execute());
     },
 
     async sizeBytes() {

@@ -1,0 +1,174 @@
+/**
+ * Reads both backends build the same way through kysely: the same tables and columns on
+ * SQLite and PostgreSQL, typed loosely enough for either (PostgreSQL returns bigint sums
+ * as strings). Each backend's aggregate module calls these instead of keeping its own copy.
+ */
+import type { Kysely } from 'kysely';
+import type { ListRecordsOptions, PendingEntry, PendingSummary, StorageStats } from './backend.js';
+
+type Count = number | string;
+
+/** The tables and columns these reads use, as both backends declare them. */
+export interface PortableTables {
+  pending: { namespace: string; event_id: string; seq: Count; bytes: number; appended_at: string };
+  parked: { namespace: string; event_id: string; seq: Count; bytes: number; appended_at: string };
+  memory_records: {
+    namespace: string;
+    observation_type: string;
+    strategy: string;
+    created_at: string;
+  };
+  namespace_counts: { namespace: string; memories: Count };
+  kind_counts: { namespace: string; kind: string; n: Count };
+  type_counts: { namespace: string; observation_type: string; n: Count };
+}
+
+/** A namespace's pending entries, oldest first. */
+export async function listPendingEntries(
+  db: Kysely<PortableTables>,
+  namespace: string,
+  limit = 1_000_000,
+): Promise<PendingEntry[]> {
+  const rows = await db
+    .selectFrom('pending')
+    .select(['namespace', 'event_id', 'bytes', 'appended_at'])
+    .where('namespace', '=', namespace)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    namespace: row.namespace,
+    eventId: row.event_id,
+    bytes: row.bytes,
+    appendedAt: row.appended_at,
+  }));
+}
+
+/** Count, bytes and age of the pending entries, per namespace. */
+export async function summarisePending(db: Kysely<PortableTables>): Promise<PendingSummary[]> {
+  const rows = await db
+    .selectFrom('pending')
+    .select((eb) => [
+      'namespace',
+      eb.fn.countAll<Count>().as('count'),
+      eb.fn.sum<Count>('bytes').as('bytes'),
+      eb.fn.min<string>('appended_at').as('oldest'),
+      eb.fn.max<string>('appended_at').as('newest'),
+    ])
+    .groupBy('namespace')
+    .orderBy('namespace')
+    .execute();
+  return rows.map((row) => ({
+    namespace: row.namespace,
+    count: Number(row.count),
+    bytes: Number(row.bytes),
+    oldestAt: row.oldest,
+    newestAt: row.newest,
+  }));
+}
+
+/** Count and bytes of the parked entries, per namespace. */
+export async function summariseParked(
+  db: Kysely<PortableTables>,
+): Promise<Array<{ namespace: string; count: number; bytes: number }>> {
+  const rows = await db
+    .selectFrom('parked')
+    .select((eb) => [
+      'namespace',
+      eb.fn.countAll<Count>().as('count'),
+      eb.fn.sum<Count>('bytes').as('bytes'),
+    ])
+    .groupBy('namespace')
+    .orderBy('namespace')
+    .execute();
+  return rows.map((row) => ({
+    namespace: row.namespace,
+    count: Number(row.count),
+    bytes: Number(row.bytes),
+  }));
+}
+
+/**
+ * The total of a record listing: from the trigger-kept counters when only namespace and
+ * type filter it (no scan), else counted.
+ */
+export async function countRecords(
+  db: Kysely<PortableTables>,
+  query: ListRecordsOptions,
+): Promise<number> {
+  const filtered =
+    query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
+  if (!filtered && query.observationType !== undefined) {
+    let q = db.selectFrom('type_counts').select((eb) => eb.fn.sum<Count>('n').as('n'));
+    q = q.where('observation_type', '=', query.observationType);
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+  if (!filtered) {
+    let q = db.selectFrom('namespace_counts').select((eb) => eb.fn.sum<Count>('memories').as('n'));
+    if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
+  }
+  let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<Count>().as('n'));
+  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+  if (query.observationType !== undefined) {
+    q = q.where('observation_type', '=', query.observationType);
+  }
+  if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+  if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+  if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+  return Number((await q.executeTakeFirst())?.n ?? 0);
+}
+
+/** One project's counters as a backend reads them (sums: strings on PostgreSQL). */
+export interface ProjectCounts {
+  namespace: string;
+  events: Count;
+  memories: Count;
+  last_event_at: string | null;
+}
+
+/**
+ * Totals per event kind and record type (summed: PostgreSQL keeps them as deltas), shaped
+ * with the projects' counters (read meanwhile) into StorageStats. Zero totals are left out.
+ */
+export async function statsFromCounters(
+  db: Kysely<PortableTables>,
+  namespace: string | undefined,
+  projectsQuery: Promise<readonly ProjectCounts[]>,
+): Promise<StorageStats> {
+  let kindsQ = db
+    .selectFrom('kind_counts')
+    .select((eb) => ['kind', eb.fn.sum<Count>('n').as('n')])
+    .groupBy('kind');
+  let typesQ = db
+    .selectFrom('type_counts')
+    .select((eb) => ['observation_type', eb.fn.sum<Count>('n').as('n')])
+    .groupBy('observation_type');
+  if (namespace !== undefined) {
+    kindsQ = kindsQ.where('namespace', '=', namespace);
+    typesQ = typesQ.where('namespace', '=', namespace);
+  }
+  const [projects, kinds, types] = await Promise.all([
+    projectsQuery,
+    kindsQ.execute(),
+    typesQ.execute(),
+  ]);
+  const byKind = Object.fromEntries(
+    kinds.filter((k) => Number(k.n) > 0).map((k) => [k.kind, Number(k.n)]),
+  );
+  const byType = Object.fromEntries(
+    types.filter((t) => Number(t.n) > 0).map((t) => [t.observation_type, Number(t.n)]),
+  );
+  const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+  return {
+    events: { total: sum(byKind), byKind },
+    memories: { total: sum(byType), byType },
+    projects: projects.map((p) => ({
+      namespace: p.namespace,
+      events: Number(p.events),
+      memories: Number(p.memories),
+      ...(p.last_event_at !== null ? { lastEventAt: p.last_event_at } : {}),
+    })),
+  };
+}
