@@ -18,6 +18,12 @@ export interface RemoteHit {
 export interface RemoteSource {
   /** How long a retrieval waits for the source, in ms (keep it under the retrieval budget). */
   budgetMs: number;
+  /**
+   * Whether the source has a side for this namespace (team memory: a shared project of a
+   * joined team). False skips the call and its timer, so a prompt pays nothing for a
+   * source that has nothing to say; absent means always ask.
+   */
+  covers?(namespace: string): boolean;
   /** Ranked hits for a prompt; undefined when the namespace has no remote side (not shared). */
   search(
     request: { namespace: string; query: string; limit: number },

@@ -124,9 +124,10 @@ export function createRetriever(options: RetrieverOptions): Retriever {
 
   /** The remote source's answer within its sub-budget; empty without one. */
   async function remoteHits(
+    namespace: string,
     call: (signal: AbortSignal) => Promise<RemoteHit[] | undefined>,
   ): Promise<RemoteHit[]> {
-    if (!remote) return [];
+    if (!remote || remote.covers?.(namespace) === false) return [];
     return (await remoteWithin(remote, call)) ?? [];
   }
 
@@ -326,7 +327,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const [ranked, seen, fromRemote] = await Promise.all([
           rank(request.namespace, query, opts.candidates),
           seenFor(request.namespace, request.sessionId),
-          remoteHits((signal) =>
+          remoteHits(request.namespace, (signal) =>
             remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),
           ),
         ]);
@@ -346,7 +347,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const [page, seen, fromRemote] = await Promise.all([
           storage.listRecords({ namespace: request.namespace, limit: 100 }),
           seenFor(request.namespace, request.sessionId),
-          remoteHits((signal) =>
+          remoteHits(request.namespace, (signal) =>
             remote!.recent(
               { namespace: request.namespace, limit: Math.ceil(opts.maxRecords / 2) },
               signal,
@@ -392,7 +393,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const [ranked, fromRemote] = await Promise.all([
         rank(namespace, request.query, Math.max(limit, opts.candidates)),
         asksRemote
-          ? remoteHits((signal) =>
+          ? remoteHits(namespace, (signal) =>
               remote.search({ namespace, query: request.query, limit }, signal),
             )
           : Promise.resolve([]),

@@ -60,6 +60,30 @@ describe('retrieval with a remote source (team memory)', () => {
     expect(placed).toEqual([team.record_id]);
   });
 
+  it('does not ask a source about a namespace it does not cover (a project not shared)', async () => {
+    const storage = await openTemp();
+    const local = mine();
+    await storage.putRecord(local);
+    const asked: string[] = [];
+    const team = theirs();
+    const answering = source([{ record: team, author: 'bob', score: 3 }]);
+    const retriever = createRetriever({
+      storage,
+      remote: {
+        ...answering,
+        covers: (namespace) => namespace !== NS,
+        search: (request, signal) => {
+          asked.push(request.namespace);
+          return answering.search(request, signal);
+        },
+      },
+    });
+    const result = await retriever.retrieve({ namespace: NS, prompt: 'stripe webhook secret' });
+    expect(result.records).toEqual([local.record_id]);
+    expect(result.remote).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+
   it('counts a record both sides found once, and does not label the member’s own records', async () => {
     const storage = await openTemp();
     const local = mine();

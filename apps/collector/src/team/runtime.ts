@@ -102,6 +102,7 @@ export function startTeamRuntime(options: {
 
   const remote: RemoteSource = {
     budgetMs: settings.team.searchBudgetMs,
+    covers: (namespace) => tracker.projectOf(namespace) !== undefined,
     async search({ namespace, query, limit }, signal) {
       const projectId = tracker.projectOf(namespace);
       if (projectId === undefined) return undefined;

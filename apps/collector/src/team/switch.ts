@@ -56,6 +56,7 @@ export function createTeamSwitch(options: {
 
   const remote: RemoteSource = {
     budgetMs: settings.team.searchBudgetMs,
+    covers: (namespace) => runtime?.remote.covers?.(namespace) ?? false,
     search: (request, signal) =>
       runtime?.remote.search(request, signal) ?? Promise.resolve(undefined),
     recent: (request, signal) =>
