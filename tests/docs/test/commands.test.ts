@@ -10,7 +10,15 @@
 // - each block starts with the collector running (a block may stop or purge it);
 // - a block whose first line is `# not run by the docs test: <reason>` is listed, not run.
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,12 +93,39 @@ async function sandbox(name: string): Promise<Sandbox> {
   return box;
 }
 
-async function collectorUp(port: number): Promise<boolean> {
+/** What answers /healthz on a port: a pid, or nothing. */
+async function healthPid(port: number): Promise<number | null | undefined> {
   try {
-    return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+    const body = (await res.json()) as { pid?: unknown };
+    return typeof body.pid === 'number' ? body.pid : null;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * The page's own collector is up: the one its data dir's PID file names answers on its
+ * port. On a loaded machine another suite's collector can take a port that was free a
+ * moment ago; that one must not count as the page's.
+ */
+async function ensureCollector(box: Sandbox): Promise<void> {
+  let own: number | undefined;
+  try {
+    own = JSON.parse(
+      readFileSync(join(String(box.env['KIRO_LEARN_HOME']), 'collector.pid'), 'utf8'),
+    ).pid;
+  } catch {
+    own = undefined;
+  }
+  const answering = await healthPid(box.port);
+  if (answering !== undefined && answering === own) return;
+  if (answering !== undefined) {
+    // Someone else's: the page moves to a port of its own.
+    box.port = await freePort();
+    box.env['KIRO_LEARN_PORT'] = String(box.port);
+  }
+  expect((await bash(box, 'kiro-learn start')).status).toBe(0);
 }
 
 beforeAll(() => {
@@ -130,9 +165,7 @@ describe.concurrent('the sh blocks of', () => {
       const box = await sandbox(page.name.replace(/\.md$/, ''));
       try {
         for (const block of blocks) {
-          if (!(await collectorUp(box.port))) {
-            expect((await bash(box, 'kiro-learn start')).status).toBe(0);
-          }
+          await ensureCollector(box);
           for (const command of commands(block)) {
             const text = command.text.replace(
               /\b(127\.0\.0\.1|localhost):21100\b/g,
