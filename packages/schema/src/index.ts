@@ -81,6 +81,7 @@ export {
   RECORD_ID_PATTERN,
   ULID_PATTERN,
 } from './ids.js';
+export { inertLine, inertLines } from './inert.js';
 export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
 export {
   type MemoryRecord,
