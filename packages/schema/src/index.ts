@@ -25,8 +25,12 @@ export {
   ListMemoriesResponseSchema,
   type PostEventResponse,
   PostEventResponseSchema,
+  type PostMemoryRequest,
+  PostMemoryRequestSchema,
   type PostMemoryResponse,
   PostMemoryResponseSchema,
+  type RecordChainResponse,
+  RecordChainResponseSchema,
   type RetrievalResult,
   RetrievalResultSchema,
   type SearchHit,
@@ -36,6 +40,8 @@ export {
   SearchMemoriesResponseSchema,
   type StatsResponse,
   StatsResponseSchema,
+  type SupersedeRequest,
+  SupersedeRequestSchema,
 } from './api.js';
 export {
   formatIssues,
@@ -75,6 +81,7 @@ export {
   RECORD_ID_PATTERN,
   ULID_PATTERN,
 } from './ids.js';
+export { inertLine, inertLines } from './inert.js';
 export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
 export {
   type MemoryRecord,
