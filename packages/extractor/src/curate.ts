@@ -46,7 +46,9 @@ const STOP = new Set(
   (
     'a an and are as at be but by did do does for from had has have in into is it its of on or ' +
     'that the then this to was were will with request outcome error modified ran read edited ' +
-    'fixed passed failed succeeded turn'
+    'fixed passed failed succeeded turn through via over under about after before onto per ' +
+    'each every all any some so not no only also just there here which what when where who how ' +
+    'we our us they them their you your my can could should would may might must'
   ).split(' '),
 );
 
@@ -79,7 +81,13 @@ export function isNearDuplicate(a: MemoryRecord, b: MemoryRecord): boolean {
   if (similarity(a, b) >= NEAR_DUPLICATE) return true;
   // Every word counted too (the short words of long file lists and commands among them).
   const all = (r: MemoryRecord) =>
-    new Set((textOf(r).toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1));
+    new Set(
+      (
+        textOf(r)
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? []
+      ).filter((w) => w.length > 1),
+    );
   if (jaccard(all(a), all(b)) >= NEAR_DUPLICATE) return true;
   const head = (r: MemoryRecord) => wordSet(`${r.title}\n${r.summary}`);
   return jaccard(head(a), head(b)) >= 0.9;
@@ -89,13 +97,16 @@ export function isNearDuplicate(a: MemoryRecord, b: MemoryRecord): boolean {
 const IDENTIFIER =
   /\b(?:[A-Za-z_][\w-]*(?:[./:][\w-]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[A-Z0-9]+(?:_[A-Z0-9]+)+|[a-z0-9]+(?:_[a-z0-9]+)+)\b/g;
 
+/** Names a record states (not its file list, which sharedFiles compares on its own). */
 function identifiers(record: MemoryRecord): Set<string> {
   const found = new Set<string>();
-  for (const match of textOf(record).matchAll(IDENTIFIER)) {
+  const files = new Set(record.files_touched.map((file) => file.toLowerCase()));
+  for (const match of statedText(record).matchAll(IDENTIFIER)) {
     const id = match[0].toLowerCase();
-    if (id.length >= 4 && !/^\d/.test(id) && !/^(?:e\.g|i\.e|etc)\b/.test(id)) found.add(id);
+    if (id.length < 4 || /^\d/.test(id) || /^(?:e\.g|i\.e|etc)\b/.test(id)) continue;
+    if (files.has(id) || /\.[a-z]{1,5}$/.test(id)) continue;
+    found.add(id);
   }
-  for (const file of record.files_touched) found.add(file.toLowerCase());
   return found;
 }
 
@@ -105,7 +116,7 @@ const CHANGE_CUE =
 
 /** A setting and its value: `timeout is 30 s`, `port: 5173`, `ttl: 300`, `retries = 3`. */
 const KEY_VALUE =
-  /\b([a-z][\w.-]{2,40}?)(?:\s+(?:is|are|was|of|at|to|set|now|from|=|:)|\s*[:=])+\s*(\d{1,6}(?:\.\d+)?\s?(?:ms|s|sec|seconds?|min|minutes?|h|hours?|d|days?|kb|mb|gb|kib|mib|gib|%|x)?)(?![\w.])/gi;
+  /\b([a-z][\w.-]{2,40}?)(?:\s+(?:is|are|was|of|at|to|set|now|from|=|:)|\s*[:=])+\s*(\d{1,6}(?:\.\d+)?\s?(?:ms|s|sec|seconds?|min|minutes?|h|hours?|d|days?|kb|mb|gb|kib|mib|gib|%|x)?)(?!\w|\.\d)/gi;
 
 /** Words before a number that name a count or an outcome, not a setting. */
 const NOT_A_SETTING = new Set(
@@ -117,15 +128,71 @@ const NOT_A_SETTING = new Set(
   ).split(' '),
 );
 
-function settings(text: string): Map<string, string> {
+/** The unit of a value (`30s` → `s`, `20mb` → `mb`, `300` → ``); a word value has none. */
+function unitOf(value: string): string {
+  return /^\d/.test(value) ? value.replace(/^[\d.]+/, '') : 'word';
+}
+
+/** A fact that is one setting: `LOG_LEVEL: info`, `engine = postgres`, `node: 22`. */
+const SETTING_FACT = /^\s*([A-Za-z][\w.-]{1,60})\s*[:=]\s*([^\s,;]{1,40})(?:\s+[a-z%]{1,8})?\s*$/;
+
+function settings(text: string, facts: readonly string[] = []): Map<string, string> {
   const found = new Map<string, string>();
   for (const match of text.matchAll(KEY_VALUE)) {
     const key = match[1]!.toLowerCase();
     if (STOP.has(key) || NOT_A_SETTING.has(key) || /^\d/.test(key)) continue;
     found.set(key, match[2]!.toLowerCase().replace(/\s+/g, ''));
   }
+  for (const fact of facts) {
+    const match = SETTING_FACT.exec(fact);
+    if (!match) continue;
+    const key = match[1]!.toLowerCase();
+    if (NOT_A_SETTING.has(key) || found.has(key)) continue;
+    found.set(key, match[2]!.toLowerCase());
+  }
   return found;
 }
+
+/** What a change says it replaced: `from X to`, `instead of X`, `replaced X`, `no longer … X`. */
+const REPLACED = [
+  /\bfrom\s+([\w.@/+-]+(?:\s+[\w.@/+-]+)?)\s+to\b/gi,
+  /\binstead of\s+([\w.@/+-]+(?:\s+[\w.@/+-]+)?)/gi,
+  /\brather than\s+([\w.@/+-]+(?:\s+[\w.@/+-]+)?)/gi,
+  /\breplac(?:ed|es|ing)\s+(?:the\s+)?([\w.@/+-]+(?:\s+[\w.@/+-]+)?)\s+(?:with|by)\b/gi,
+  /\b([\w.@/+-]+)\s+(?:was|is|were|has been|got)\s+(?:replaced|retired|dropped|removed|deprecated)\b/gi,
+  /\b(?:dropped|retired|removed)\s+(?:the\s+)?([\w.@/+-]+)/gi,
+  /\bno longer\s+(?:use[sd]?|using|call[s]?|run[s]?|in|on|with|through)?\s*(?:the\s+)?([\w.@/+-]+)/gi,
+];
+
+/** Names a newer record says it replaced (each a word, lower-cased, no filler). */
+function replacedNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const pattern of REPLACED) {
+    for (const match of text.matchAll(pattern)) {
+      for (const word of match[1]!.toLowerCase().split(/\s+/)) {
+        const name = word.replace(/^[^\w]+|[^\w]+$/g, '');
+        if ((name.length >= 3 || /\d/.test(name)) && !STOP.has(name) && !GENERIC.has(name)) {
+          names.add(name);
+        }
+      }
+    }
+  }
+  return names;
+}
+
+/** Words of change itself, which say nothing of what changed. */
+const CHANGE_WORDS = new Set(
+  'moved move moves switched switch migrated migrate replaced replace instead longer now use uses used using went changed change new old back since'.split(
+    ' ',
+  ),
+);
+
+/** Words too general to name the thing replaced. */
+const GENERIC = new Set(
+  'old new previous current one default files file code setup version now here there them our their its'.split(
+    ' ',
+  ),
+);
 
 /**
  * What a record states, as opposed to what it logs: its title, summary and facts without
@@ -190,20 +257,39 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
   const titleOverlap = jaccard(wordSet(newer.title), wordSet(older.title));
   const said = statedText(newer);
   const overlap = jaccard(wordSet(said), wordSet(statedText(older)));
-  const sameSubject =
-    (sharedFiles.length > 0 && overlap >= 0.1) || sharedIds.length >= 2 || titleOverlap >= 0.5;
-  if (!sameSubject) return undefined;
   const subject = sharedFiles[0]
     ? `same file ${sharedFiles[0]}`
     : sharedIds[0]
       ? `same subject ${sharedIds[0]}`
       : 'same subject';
-  // A value the older record states, changed.
-  const before = settings(statedText(older));
-  for (const [key, value] of settings(said)) {
+  // A value the older record states, changed: the same setting (and more in common than its
+  // name), in the same unit.
+  const before = settings(statedText(older), older.facts);
+  const olderTitle = wordSet(older.title);
+  for (const [key, value] of settings(said, newer.facts)) {
     const old = before.get(key);
-    if (old !== undefined && old !== value) return `${subject}; ${key} changed: ${old} → ${value}`;
+    if (old === undefined || old === value || unitOf(old) !== unitOf(value)) continue;
+    const titled = [...wordSet(newer.title)].some(
+      (w) => olderTitle.has(w) && !key.split(/[^a-z0-9]+/).includes(w),
+    );
+    if (sharedFiles.length > 0 || sharedIds.length > 0 || titled) {
+      return `${subject}; ${key} changed: ${old} → ${value}`;
+    }
   }
+  // What it says it replaced is what the older record is about.
+  const olderHead = wordSet(`${older.title}\n${older.summary}`);
+  const replaced = [...replacedNames(said)].find((name) => olderHead.has(name));
+  if (replaced) {
+    // And one more word in common, not a word of change: what it was used for.
+    const newerHead = wordSet(`${newer.title}\n${newer.summary}`);
+    const common = [...olderHead].filter(
+      (w) => w !== replaced && newerHead.has(w) && !CHANGE_WORDS.has(w),
+    );
+    if (sharedFiles.length > 0 || common.length > 0) return `${subject}; replaces ${replaced}`;
+  }
+  const sameSubject =
+    (sharedFiles.length > 0 && overlap >= 0.1) || sharedIds.length >= 2 || titleOverlap >= 0.5;
+  if (!sameSubject) return undefined;
   // An edit that changed the setting an older edit set.
   const set = new Set(setValues(older).filter((value) => SETTING_LINE.test(value)));
   const changed = replacedValues(newer).find((value) => set.has(value));

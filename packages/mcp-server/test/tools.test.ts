@@ -342,7 +342,9 @@ describe('tools against a real collector', () => {
       current: true,
     });
     expect(await stored(`/v1/memories/${observationId}`)).not.toHaveProperty('superseded_by');
-    const other = await mcp.call('undo_supersession', { record_id: 'mr_01JAAAAAAAAAAAAAAAAAAAAAAA' });
+    const other = await mcp.call('undo_supersession', {
+      record_id: 'mr_01JAAAAAAAAAAAAAAAAAAAAAAA',
+    });
     expect(other.isError).toBe(true);
   });
 
