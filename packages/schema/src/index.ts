@@ -121,10 +121,16 @@ export {
   scrubText,
   scrubValue,
 } from './scrub.js';
+// Team memory's wire contract: a member's collector ↔ the team server (`/v1/team/*`).
 export {
   ProjectIdSchema,
   TEAM_ACTOR_PREFIX,
   TEAM_NAME_PATTERN,
+  type TeamDeleteResponse,
+  TeamDeleteResponseSchema,
+  type TeamItem,
+  TeamItemSchema,
+  TeamItemsResponseSchema,
   type TeamPushBody,
   TeamPushBodySchema,
   type TeamPushResponse,
