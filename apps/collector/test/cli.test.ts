@@ -114,15 +114,25 @@ describe('kiro-learn CLI', () => {
 
     const status = cli(['status'], env);
     expect(status.code).toBe(1);
-    expect(status.stdout).toMatch(new RegExp(`^kiro-learn collector for ${home} is not running: port ${port} is held by the kiro-learn collector of another data dir \\(${other}, pid ${otherPid}\\)`));
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^kiro-learn collector for ${home} is not running: port ${port} is held by the kiro-learn collector of another data dir \\(${other}, pid ${otherPid}\\)`,
+      ),
+    );
     expect(status.stdout).not.toMatch(/events|memories/);
     const json = JSON.parse(cli(['status', '--json'], env).stdout);
-    expect(json).toMatchObject({ running: false, home, port_held_by: { home: other, pid: otherPid } });
+    expect(json).toMatchObject({
+      running: false,
+      home,
+      port_held_by: { home: other, pid: otherPid },
+    });
     expect(json).not.toHaveProperty('events');
 
     const doctor = cli(['doctor'], env);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toContain(`✗ collector for ${home} not running: port ${port} is held by the kiro-learn collector of another data dir (${other}, pid ${otherPid})`);
+    expect(doctor.stdout).toContain(
+      `✗ collector for ${home} not running: port ${port} is held by the kiro-learn collector of another data dir (${other}, pid ${otherPid})`,
+    );
     expect(doctor.stdout).not.toMatch(/collector running|semantic search/);
 
     const stopped = cli(['stop'], env);
