@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULTS } from '@kiro-learn/schema';
 import type { ShimSurface } from '../hook.js';
 import { atLeast, type NodeChoice } from './node.js';
 import { shellQuote } from './quote.js';
@@ -28,6 +29,15 @@ export const FAST_PATH_MARK = 'kiro-learn-hook 1';
  * their sum plus the fallback's own.
  */
 export const FAST_PATH_DEADLINES = { stdin: 3, answer: 2 } as const;
+
+/**
+ * The longest one hook can take, in seconds: the fast path's two deadlines, then the Node
+ * shim on the same bytes (a start on a loaded machine, one request with the shim's 2 s
+ * timeout, a spool replay of at most 1 s). Every timeout an installed hook declares is
+ * above it, so no agent cancels a hook that is still keeping its promises.
+ */
+export const HOOK_WORST_CASE_SECONDS =
+  FAST_PATH_DEADLINES.stdin + FAST_PATH_DEADLINES.answer + 1 + DEFAULTS.shimTimeoutMs / 1000 + 1;
 
 /** What the launcher runs a hook with. */
 export interface LauncherOptions {

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { HOOK_WORST_CASE_SECONDS } from './launcher.js';
+import { HOOK_TIMEOUT_SECONDS } from './timeouts.js';
+
+describe('the hook launcher’s deadlines', () => {
+  it.each(Object.entries(HOOK_TIMEOUT_SECONDS))(
+    'fit under the timeout %s hooks declare (%i s)',
+    (_agent, declared) => {
+      // Fast path to its deadlines, then the Node shim with the same bytes: still inside.
+      expect(HOOK_WORST_CASE_SECONDS).toBeLessThan(declared);
+    },
+  );
+});
