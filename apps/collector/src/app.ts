@@ -306,7 +306,11 @@ export function createCollector(options: CollectorOptions): Collector {
   );
   app.route('/v1', dataRoutes(ctx));
   app.route('/v1/sharing', sharingRoutes(team, readJson));
-  if (options.ui) app.route('/ui', options.ui);
+  if (options.ui) {
+    app.route('/ui', options.ui);
+    // A user who types the bare address gets the viewer, not a JSON 404.
+    app.get('/', (c) => c.redirect('/ui/', 302));
+  }
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 
