@@ -136,7 +136,11 @@ export function createCollector(options: CollectorOptions): Collector {
   let port = settings.port;
   let server: Server | undefined;
   let inFlight = 0;
+  let lastAnswered = 0;
   let closing: Promise<void> | undefined;
+  // Busy while answering a request and for a moment after (hooks come in bursts): the
+  // embedding model then keeps to one thread.
+  options.semantic?.setBusy(() => inFlight > 0 || performance.now() - lastAnswered < BUSY_MS);
 
   const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
   // Team memory (settings join a team): shared projects' records are pushed from the
@@ -221,7 +225,12 @@ export function createCollector(options: CollectorOptions): Collector {
     semanticStatus: async () =>
       semantic
         ? semantic.status()
-        : { state: 'off', reason: 'this collector was built without an embedding model' },
+        : {
+            state: 'off',
+            reason: 'this collector was built without an embedding model',
+            prompts: { used: 0, timedOut: 0, failed: 0 },
+          },
+    notePrompt: (outcome) => semantic?.notePrompt(outcome),
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
@@ -250,6 +259,7 @@ export function createCollector(options: CollectorOptions): Collector {
       await next();
     } finally {
       inFlight--;
+      lastAnswered = performance.now();
     }
     if (!outgoing) {
       c.res.headers.set('X-Request-Id', id);
@@ -420,6 +430,8 @@ export function createCollector(options: CollectorOptions): Collector {
 
 /** Time an aborted extraction agent gets to go (its SIGTERM → SIGKILL grace, and some). */
 const AGENT_STOP_MS = 2500;
+/** How long after its last answer the collector still counts as busy (see Semantic.setBusy). */
+const BUSY_MS = 250;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -60,6 +60,8 @@ export interface AppContext {
   embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
   /** Whether semantic search is on, and why not. */
   semanticStatus: () => Promise<SemanticStatus>;
+  /** Counts how a prompt retrieval's semantic share went (Semantic.notePrompt). */
+  notePrompt: (outcome: 'used' | 'timed_out' | 'failed') => void;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

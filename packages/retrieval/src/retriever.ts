@@ -51,7 +51,16 @@ export interface RetrievalOutcome {
   error?: string;
   /** Records in the context that came from the remote source (team memory), with their authors. */
   remote?: Array<{ recordId: string; author: string }>;
+  /**
+   * How the semantic share went, when a model is loaded: `used` (its hits were fused in),
+   * `timed_out` (the prompt's embedding and vector scan overran the semantic budget: the
+   * result is lexical only) or `failed` (they threw: lexical only). Absent without a model.
+   */
+  semantic?: SemanticOutcome;
 }
+
+/** How a retrieval's semantic share went (see RetrievalOutcome.semantic). */
+export type SemanticOutcome = 'used' | 'timed_out' | 'failed';
 
 /** A search ranked the way retrieval ranks, for search endpoints and the CLI. */
 export interface SearchRequest {
@@ -93,6 +102,7 @@ export interface Retriever {
 interface Selection {
   ranked: MergedHit[];
   seen: Map<string, string> | undefined;
+  semantic?: SemanticOutcome;
 }
 
 const SESSION_START_QUERY = '[session start]';
@@ -135,7 +145,12 @@ export function createRetriever(options: RetrieverOptions): Retriever {
    * Lexical hits, fused with semantic ones when a model is loaded and answers within the
    * semantic budget; otherwise exactly the lexical ranking.
    */
-  async function rank(namespace: string | undefined, prompt: string, limit: number) {
+  async function rank(
+    namespace: string | undefined,
+    prompt: string,
+    limit: number,
+    report?: (outcome: SemanticOutcome) => void,
+  ) {
     const [hits, semantic] = await Promise.all([
       storage.searchRecords({
         ...(namespace === undefined ? {} : { namespace }),
@@ -143,7 +158,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         limit: Math.min(limit, LIMITS.searchLimit),
         weights: opts.columnWeights,
       }),
-      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit)),
+      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit), report),
     ]);
     const terms = analysePrompt(prompt);
     if (!semantic || semantic.length === 0) {
@@ -165,16 +180,26 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     namespace: string | undefined,
     prompt: string,
     limit: number,
+    report: (outcome: SemanticOutcome) => void = () => {},
   ): Promise<SemanticHit[] | undefined> {
     const embedder = currentEmbedder(opts.semantic);
     if (!embedder || namespace === undefined) return undefined;
     const vectors = opts.semantic?.vectors ?? storage;
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), opts.semanticBudgetMs);
+    // Past the budget the prompt's embedding is withdrawn: a queued one never runs, so a
+    // backlog of prompts nobody waits for cannot starve the next one.
+    const abandon = new AbortController();
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        abandon.abort();
+        resolve(TIMED_OUT);
+      }, opts.semanticBudgetMs);
     });
     const work = (async () => {
-      const [vector] = await embedder.embed([prompt], { purpose: 'query' });
+      const [vector] = await embedder.embed([prompt], {
+        purpose: 'query',
+        signal: abandon.signal,
+      });
       if (!vector) return undefined;
       const found = await vectors.searchVectors({
         namespace,
@@ -190,9 +215,16 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         .map((record) => ({ record, similarity: similarity.get(record.record_id) ?? 0 }));
     })();
     try {
-      return await Promise.race([work, expired]);
+      const result = await Promise.race([work, expired]);
+      if (result === TIMED_OUT) {
+        report('timed_out');
+        return undefined;
+      }
+      report('used');
+      return result;
     } catch (error) {
       opts.onError(error);
+      report('failed');
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -252,6 +284,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         outcome = { ...outcome, timedOut: true };
       } else {
         seen = result.selection.seen;
+        if (result.selection.semantic) outcome.semantic = result.selection.semantic;
         const scoreOf = new Map(result.selection.ranked.map((hit) => [hit.record, hit.score]));
         outcome = {
           ...outcome,
@@ -324,8 +357,11 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const query = prompt.slice(0, opts.maxQueryChars).trim();
       return run('prompt', request, query, async () => {
         if (query === '') return { ranked: [], seen: undefined };
+        let semantic: SemanticOutcome | undefined;
         const [ranked, seen, fromRemote] = await Promise.all([
-          rank(request.namespace, query, opts.candidates),
+          rank(request.namespace, query, opts.candidates, (how) => {
+            semantic = how;
+          }),
           seenFor(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
             remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),
@@ -337,7 +373,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           (hit) => !seen || isFresh(hit.record, seen),
         );
         // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
-        return { ranked: fresh, seen };
+        return { ranked: fresh, seen, ...(semantic ? { semantic } : {}) };
       });
     },
 
