@@ -103,8 +103,15 @@ describe('init', () => {
       'PostToolUseFailure',
       'PreCompact',
       'Stop',
+      'StopFailure',
       'SessionEnd',
     ]);
+    // Every hook declares a timeout: SessionEnd's 1.5 s exit budget is raised to it (≤ 60 s).
+    for (const [event, groups] of Object.entries(claude.hooks))
+      expect([event, (groups as [{ hooks: [{ timeout: number }] }])[0].hooks[0].timeout]).toEqual([
+        event,
+        10,
+      ]);
     // The hook runs the launcher in the data dir, which runs its copy of the script.
     expect(claude.hooks.Stop[0].hooks[0].command).toBe(
       `kl_bin=${join(base, 'data', 'bin')}; [ -f "$kl_bin/kiro-learn-hook" ] && set -- claude-code && . "$kl_bin/kiro-learn-hook"; exit 0`,

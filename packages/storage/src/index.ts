@@ -46,6 +46,7 @@ export type {
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  SupersessionLink,
   TeamRecordCopy,
   TeamRecordDelete,
   TeamRecordInfo,

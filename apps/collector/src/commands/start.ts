@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDaemon } from '../daemon.js';
 import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
@@ -40,6 +39,8 @@ async function foreground(io: CommandIO): Promise<number> {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  // Loaded only here: a detached start is a small process that waits for this one.
+  const { startDaemon } = await import('../daemon.js');
   const daemon = await startDaemon({
     env: io.env,
     ...(io.stderr.isTTY ? { pretty: io.stderr } : {}),

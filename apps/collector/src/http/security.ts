@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Member } from '@kiro-learn/storage';
+import { hashToken, setRequestMember } from '@kiro-learn/team';
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../config/settings.js';
 import { httpError } from '../errors.js';
-import { hashToken, setRequestMember } from '../members.js';
 import { requestHeader } from './node.js';
 
 export interface SecurityOptions {

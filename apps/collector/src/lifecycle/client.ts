@@ -1,5 +1,5 @@
 import { type CollectorAddress, collectorAddress } from '@kiro-learn/schema/node';
-import { isFileLocked } from '@kiro-learn/storage';
+import { isFileLocked } from '@kiro-learn/storage/lock';
 
 /** Health of the collector at an address, as its /healthz reports it. */
 export interface Probe {

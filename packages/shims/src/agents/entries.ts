@@ -1,8 +1,9 @@
 import type { HookEvent, MapInput, MapResult, ShimSurface } from '../hook.js';
 import { mapClaudeCode } from './claude-code/map.js';
-import { codexAnswer, mapCodex } from './codex/map.js';
+import { additionalContextAnswer } from './claude-shaped.js';
+import { mapCodex } from './codex/map.js';
 import { cursorAnswer, mapCursor } from './cursor/map.js';
-import { geminiAnswer, mapGemini } from './gemini-cli/map.js';
+import { mapGemini } from './gemini-cli/map.js';
 import { mapKiro } from './kiro/map.js';
 import { mapKiroIde } from './kiro-ide-legacy/map.js';
 
@@ -24,7 +25,8 @@ export const HOOK_ENTRIES: Record<ShimSurface, HookEntry> = {
   kiro: { stdin: true, map: mapKiro },
   'kiro-ide': { stdin: false, map: mapKiroIde },
   'claude-code': { stdin: true, map: mapClaudeCode },
-  codex: { stdin: true, map: mapCodex, answer: codexAnswer },
-  'gemini-cli': { stdin: true, map: mapGemini, answer: geminiAnswer },
+  // Both parse what a hook prints: JSON, always.
+  codex: { stdin: true, map: mapCodex, answer: additionalContextAnswer },
+  'gemini-cli': { stdin: true, map: mapGemini, answer: additionalContextAnswer },
   cursor: { stdin: true, map: mapCursor, answer: cursorAnswer },
 };
