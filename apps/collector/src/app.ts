@@ -20,6 +20,7 @@ import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { createOthersFeed } from './others.js';
 import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
@@ -130,6 +131,12 @@ export function createCollector(options: CollectorOptions): Collector {
     },
   });
   hub.on((activity) => fanout.publish(activity));
+  // Other collectors' events (a shared PostgreSQL), read only while the stream has readers.
+  const others = createOthersFeed(
+    storage,
+    (event) => fanout.publish({ type: 'event', event }),
+    logger,
+  );
   const closers = new Set<() => void>();
   let port = settings.port;
   let server: Server | undefined;
@@ -165,6 +172,7 @@ export function createCollector(options: CollectorOptions): Collector {
   const semantic = options.semantic;
   const reads = options.reads ?? storage;
   const ctx: AppContext = {
+    watchOthers: () => others.acquire(),
     storage,
     reads,
     settings,
@@ -320,28 +328,7 @@ export function createCollector(options: CollectorOptions): Collector {
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 
-  /**
-   * Events other collectors store in the same database reach this collector's stream and
-   * buffer too (the buffer's claims keep two collectors from extracting one batch).
-   */
-  let unwatch: (() => Promise<void>) | undefined;
-  const watchOthers = async () => {
-    if (!storage.watchEvents || unwatch) return;
-    unwatch = await storage.watchEvents((notice) => {
-      storage.getEvent(notice.eventId).then(
-        (event) => {
-          if (event && !closing) hub.emit({ type: 'event', event });
-        },
-        (error: unknown) =>
-          logger.warn('could not read an event another collector stored', { error }),
-      );
-    });
-  };
-
-  const listen = async (): Promise<ListenInfo> => {
-    await watchOthers();
-    return bind();
-  };
+  const listen = (): Promise<ListenInfo> => bind();
 
   const bind = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
@@ -391,7 +378,7 @@ export function createCollector(options: CollectorOptions): Collector {
       await stopped;
     }
     const draining = (async () => {
-      await unwatch?.();
+      await others.close();
       await team.close();
       await options.drain?.();
       await semantic?.close();
