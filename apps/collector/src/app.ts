@@ -25,6 +25,7 @@ import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
+import { hookRoutes } from './routes/hooks.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
@@ -305,6 +306,8 @@ export function createCollector(options: CollectorOptions): Collector {
   );
   app.route('/', metaRoutes(ctx));
   app.route('/v1/events', eventRoutes(ctx));
+  // The hook launcher's fast path: an agent's raw payload, mapped here by the shims' modules.
+  app.route('/v1/hooks', hookRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
   // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
@@ -324,7 +327,11 @@ export function createCollector(options: CollectorOptions): Collector {
   );
   app.route('/v1', dataRoutes(ctx));
   app.route('/v1/sharing', sharingRoutes(team, readJson));
-  if (options.ui) app.route('/ui', options.ui);
+  if (options.ui) {
+    app.route('/ui', options.ui);
+    // A user who types the bare address gets the viewer, not a JSON 404.
+    app.get('/', (c) => c.redirect('/ui/', 302));
+  }
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 

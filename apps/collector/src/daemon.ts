@@ -1,6 +1,6 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { refreshHookScripts } from '@kiro-learn/shims';
+import { prepareHookTmp, refreshHookScripts } from '@kiro-learn/shims';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, type CollectorOptions, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
@@ -8,7 +8,7 @@ import { startMaintenance } from './data/maintenance.js';
 import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
-import { cliAddress, probe } from './lifecycle/client.js';
+import { cliAddress, otherDataDir, otherDataDirHelp, probe } from './lifecycle/client.js';
 import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
@@ -87,6 +87,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   } catch (error) {
     logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
   }
+  // The hook launcher's fast path keeps each payload here while it posts it.
+  const leftovers = prepareHookTmp(settings.home);
+  if (leftovers > 0) logger.info('deleted payloads killed hooks left behind', { files: leftovers });
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {
@@ -170,7 +173,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     removePidFile(files.pid, process.pid);
     lock.release();
     if (error instanceof CollectorError && error.code === 'port_in_use') {
-      const running = await probe(cliAddress(options.env));
+      const address = cliAddress(options.env);
+      const running = await probe(address);
+      const other = otherDataDir(running, settings.home);
+      if (other !== undefined) {
+        const { held, fix } = otherDataDirHelp(address, other, running.pid);
+        throw new CollectorError('port_in_use', `cannot start: ${held}; ${fix}`);
+      }
       if (running.ok) {
         throw new CollectorError(
           'port_in_use',
