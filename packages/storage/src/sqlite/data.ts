@@ -3,13 +3,26 @@ import { dirname, resolve } from 'node:path';
 import type { StorageBackend, StoredEvent } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type SqliteContext, scanCursor } from './context.js';
-import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import {
+  countPrune,
+  countScope,
+  deletePrune,
+  deleteScope,
+  eraseTraces,
+  namespacesOfDirectories,
+} from './forget.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
 
 export type DataMethods = Pick<
   StorageBackend,
-  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
+  | 'countForget'
+  | 'forget'
+  | 'projectNamespaces'
+  | 'scanEvents'
+  | 'scanRecords'
+  | 'pruneEvents'
+  | 'backup'
 >;
 
 export interface SqliteDataSettings {
@@ -45,6 +58,11 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       settings.afterForget();
       await erase(counts.records > 0);
       return counts;
+    },
+
+    async projectNamespaces(directories) {
+      ctx.ensureOpen();
+      return namespacesOfDirectories(sqlite, directories);
     },
 
     async pruneEvents(policy) {
