@@ -1,15 +1,7 @@
 // Forgetting inside a copy of the database (a backup file), so a forget reaches the copies
 // kiro-learn made too: the copy is rewritten without the scopes' rows, or left untouched
 // when it holds none of them.
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope } from '../backend.js';
