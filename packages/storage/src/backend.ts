@@ -50,6 +50,24 @@ export interface StorageBackend {
   /** Full-text search, best first. Never throws on any query text. */
   searchRecords(query: SearchOptions): Promise<SearchHit[]>;
 
+  // ---- supersession (a newer record retires an older one on the same subject) ----
+  /**
+   * Marks `link.recordId` superseded by the newer `link.supersededBy` (sets the older
+   * record's `superseded_by`, `superseded_at` and `superseded_reason`; replaces an earlier
+   * link of it). The record is kept and stays searchable; readers rank and label it.
+   * StorageError `invalid_link` when the two are one record, lie in different namespaces,
+   * or the link would close a cycle. Undefined when either record is missing. Deleting the
+   * newer record (delete, forget) makes the older current again.
+   */
+  supersedeRecord(link: SupersessionLink): Promise<MemoryRecord | undefined>;
+  /** Undoes a supersession: the record is current again. Undefined when it is missing. */
+  clearSupersession(recordId: string): Promise<MemoryRecord | undefined>;
+  /**
+   * The reverse links: records that these records superseded (whose `superseded_by` is one
+   * of `recordIds`), newest first.
+   */
+  listSuperseded(recordIds: readonly string[]): Promise<MemoryRecord[]>;
+
   // ---- record vectors (semantic search; one vector per record and embedding model) ----
   /**
    * Stores vectors of records for one model. A vector whose record does not exist (any
@@ -450,6 +468,18 @@ export interface EventPage {
   nextCursor?: string;
 }
 
+/** One record retiring another (supersedeRecord). */
+export interface SupersessionLink {
+  /** The older record, marked superseded. */
+  recordId: string;
+  /** The newer record of the same namespace that replaces it. */
+  supersededBy: string;
+  /** ISO time of the supersession; default now. */
+  at?: string;
+  /** Why, in a few words (kept as the older record's `superseded_reason`). */
+  reason?: string;
+}
+
 export interface ListRecordsOptions {
   namespace?: string;
   observationType?: ObservationType;
@@ -458,6 +488,8 @@ export interface ListRecordsOptions {
   /** Only records created before this ISO time. */
   until?: string;
   strategy?: string;
+  /** Only records nothing superseded (`superseded_by` unset). */
+  current?: boolean;
   limit: number;
   offset?: number;
 }
@@ -474,6 +506,8 @@ export interface ColumnWeights {
   facts: number;
   concepts: number;
   files: number;
+  /** The questions a record answers (`questions`): meant to count less than the others. */
+  questions: number;
 }
 
 export interface SearchOptions {
@@ -485,6 +519,8 @@ export interface SearchOptions {
   observationType?: ObservationType;
   /** Only records whose files_touched contains this path (exact, or as a suffix after `/`). */
   file?: string;
+  /** Only records nothing superseded (`superseded_by` unset). */
+  current?: boolean;
   weights?: Partial<ColumnWeights>;
 }
 

@@ -47,6 +47,7 @@ export type {
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  SupersessionLink,
   TeamRecordCopy,
   TeamRecordDelete,
   TeamRecordInfo,

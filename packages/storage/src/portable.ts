@@ -17,6 +17,7 @@ export interface PortableTables {
     observation_type: string;
     strategy: string;
     created_at: string;
+    superseded_by: string | null;
   };
   namespace_counts: { namespace: string; memories: Count };
   kind_counts: { namespace: string; kind: string; n: Count };
@@ -97,7 +98,10 @@ export async function countRecords(
   query: ListRecordsOptions,
 ): Promise<number> {
   const filtered =
-    query.strategy !== undefined || query.since !== undefined || query.until !== undefined;
+    query.strategy !== undefined ||
+    query.since !== undefined ||
+    query.until !== undefined ||
+    query.current === true;
   if (!filtered && query.observationType !== undefined) {
     let q = db.selectFrom('type_counts').select((eb) => eb.fn.sum<Count>('n').as('n'));
     q = q.where('observation_type', '=', query.observationType);
@@ -110,6 +114,7 @@ export async function countRecords(
     return Number((await q.executeTakeFirst())?.n ?? 0);
   }
   let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<Count>().as('n'));
+  if (query.current === true) q = q.where('superseded_by', 'is', null);
   if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
   if (query.observationType !== undefined) {
     q = q.where('observation_type', '=', query.observationType);

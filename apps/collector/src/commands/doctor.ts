@@ -13,7 +13,7 @@ import {
 import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
-import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, otherDataDir, otherDataDirHelp, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
@@ -86,8 +86,14 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
     : databaseCheck(daemonFiles(address.home).database);
   if (database) checks.push(database);
 
-  const health = await probe(address);
-  if (health.ok) {
+  const answered = await probe(address);
+  // Another data dir's collector is not this one's: none of its answers count as this one's.
+  const other = otherDataDir(answered, address.home);
+  const health: typeof answered = other === undefined ? answered : { ok: false };
+  if (other !== undefined) {
+    const { held, fix } = otherDataDirHelp(address, other, answered.pid);
+    checks.push({ level: 'fail', what: `collector for ${address.home} not running: ${held}`, fix });
+  } else if (health.ok) {
     checks.push({
       level: 'ok',
       what: `collector running (pid ${health.pid ?? '?'}) at ${address.baseUrl}`,

@@ -2,8 +2,15 @@ import type { MemoryRecord } from '@kiro-learn/schema';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { StorageBackend } from '../backend.js';
 import { countRecords } from '../portable.js';
+import {
+  checkLink,
+  followChain,
+  recordSupersession,
+  type SupersessionColumns,
+  supersessionColumns,
+} from '../supersession.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
-import { searchVector } from './search.js';
+import { questionsVector, searchVector } from './search.js';
 import type { PgRecordRow, PgTables } from './tables.js';
 
 export type RecordMethods = Pick<
@@ -15,6 +22,9 @@ export type RecordMethods = Pick<
   | 'updateRecord'
   | 'deleteRecord'
   | 'listRecords'
+  | 'supersedeRecord'
+  | 'clearSupersession'
+  | 'listSuperseded'
 >;
 
 /** The stored columns of a record (without its search vector). */
@@ -32,6 +42,10 @@ export const RECORD_COLUMNS = [
   'created_at',
   'updated_at',
   'metadata',
+  'questions',
+  'superseded_by',
+  'superseded_at',
+  'superseded_reason',
 ] as const;
 
 export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {
@@ -49,6 +63,17 @@ export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {
     created_at: withoutNul(record.created_at),
     updated_at: record.updated_at === undefined ? null : withoutNul(record.updated_at),
     metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
+    ...withoutNulColumns(supersessionColumns(record)),
+  };
+}
+
+function withoutNulColumns(columns: SupersessionColumns): SupersessionColumns {
+  const clean = (value: string | null) => (value === null ? null : withoutNul(value));
+  return {
+    questions: withoutNul(columns.questions),
+    superseded_by: clean(columns.superseded_by),
+    superseded_at: clean(columns.superseded_at),
+    superseded_reason: clean(columns.superseded_reason),
   };
 }
 
@@ -69,6 +94,7 @@ export function pgRecordFromRow(row: PgRecordRow): MemoryRecord {
     ...(row.metadata !== null
       ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
       : {}),
+    ...recordSupersession(row),
   };
 }
 
@@ -89,11 +115,11 @@ export function upsertRecordStatement(record: MemoryRecord): RawBuilder<unknown>
   const row = pgRowFromRecord(record);
   const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
   return sql`
-    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
-    VALUES (${sql.join(values)}, ${searchVector(record)})
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search, questions_search)
+    VALUES (${sql.join(values)}, ${searchVector(record)}, ${questionsVector(record)})
     ON CONFLICT (record_id) DO UPDATE SET
       ${sql.join(RECORD_COLUMNS.filter((c) => c !== 'record_id').map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
-      search = EXCLUDED.search`;
+      search = EXCLUDED.search, questions_search = EXCLUDED.questions_search`;
 }
 
 /** Inserts a record unless its id exists; false when it did (nothing is changed then). */
@@ -101,12 +127,15 @@ async function insertRecordIfAbsent(db: Kysely<PgTables>, record: MemoryRecord):
   const row = pgRowFromRecord(record);
   const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
   const { rows } = await sql`
-    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
-    VALUES (${sql.join(values)}, ${searchVector(record)})
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search, questions_search)
+    VALUES (${sql.join(values)}, ${searchVector(record)}, ${questionsVector(record)})
     ON CONFLICT (record_id) DO NOTHING
     RETURNING record_id`.execute(db);
   return rows.length > 0;
 }
+
+/** How deep the cycle check follows a chain (chains are a few records long). */
+const MAX_CHAIN_DEPTH = 10_000;
 
 /** Memory records: one row per record_id, its search vector rebuilt on every write. */
 export function pgRecords(ctx: PgContext): RecordMethods {
@@ -175,11 +204,84 @@ export function pgRecords(ctx: PgContext): RecordMethods {
       return Number(result.numDeletedRows) > 0;
     },
 
+    async supersedeRecord(link) {
+      ctx.ensureOpen();
+      if (hasNul(link.recordId) || hasNul(link.supersededBy)) return undefined;
+      return db.transaction().execute(async (trx) => {
+        // Both ends locked (in id order, so two links never deadlock), then the chain from
+        // the newer one read: no other link can close a cycle meanwhile.
+        const ends = await trx
+          .selectFrom('memory_records')
+          .select(['record_id', 'namespace'])
+          .where('record_id', 'in', [link.recordId, link.supersededBy])
+          .orderBy('record_id')
+          .forUpdate()
+          .execute();
+        const older = ends.find((row) => row.record_id === link.recordId);
+        const newer = ends.find((row) => row.record_id === link.supersededBy);
+        if (!older || !newer) return undefined;
+        const { rows } = await sql<{ record_id: string; superseded_by: string | null }>`
+          WITH RECURSIVE chain(record_id, superseded_by, depth) AS (
+            SELECT record_id, superseded_by, 0 FROM memory_records WHERE record_id = ${newer.record_id}
+            UNION ALL
+            SELECT r.record_id, r.superseded_by, c.depth + 1
+            FROM memory_records r JOIN chain c ON r.record_id = c.superseded_by
+            WHERE c.depth < ${MAX_CHAIN_DEPTH}
+          )
+          SELECT record_id, superseded_by FROM chain`.execute(trx);
+        const next = new Map(rows.map((row) => [row.record_id, row.superseded_by]));
+        checkLink(
+          older,
+          newer,
+          followChain(newer.record_id, (id) => next.get(id)),
+        );
+        await trx
+          .updateTable('memory_records')
+          .set({
+            superseded_by: link.supersededBy,
+            superseded_at: withoutNul(link.at ?? now()),
+            superseded_reason: link.reason === undefined ? null : withoutNul(link.reason),
+          })
+          .where('record_id', '=', link.recordId)
+          .execute();
+        const row = await trx
+          .selectFrom('memory_records')
+          .select(RECORD_COLUMNS)
+          .where('record_id', '=', link.recordId)
+          .executeTakeFirstOrThrow();
+        return pgRecordFromRow(row);
+      });
+    },
+
+    async clearSupersession(recordId) {
+      ctx.ensureOpen();
+      if (hasNul(recordId)) return undefined;
+      const row = await db
+        .updateTable('memory_records')
+        .set({ superseded_by: null, superseded_at: null, superseded_reason: null })
+        .where('record_id', '=', recordId)
+        .returning(RECORD_COLUMNS)
+        .executeTakeFirst();
+      return row ? pgRecordFromRow(row) : undefined;
+    },
+
+    async listSuperseded(recordIds) {
+      ctx.ensureOpen();
+      const ids = recordIds.filter((id) => !hasNul(id));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<PgRecordRow>`
+        SELECT ${recordColumns('r')} FROM memory_records r
+        WHERE r.superseded_by = ANY(${ids}::text[])
+        ORDER BY r.created_at DESC, r.record_id DESC`.execute(db);
+      return rows.map(pgRecordFromRow);
+    },
+
     async listRecords(query) {
       ctx.ensureOpen();
       const keys = [query.namespace, query.strategy, query.since, query.until];
       if (keys.some((key) => key !== undefined && hasNul(key))) return { items: [], total: 0 };
       let q = db.selectFrom('memory_records');
+      if (query.current === true) q = q.where('superseded_by', 'is', null);
       if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
       if (query.observationType !== undefined)
         q = q.where('observation_type', '=', query.observationType);

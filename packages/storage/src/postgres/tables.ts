@@ -17,7 +17,7 @@ export interface PgTables {
     bytes: number;
     json: string;
   };
-  memory_records: PgRecordRow & { search: unknown };
+  memory_records: PgRecordRow & { search: unknown; questions_search: unknown };
   pending: {
     namespace: string;
     event_id: string;
@@ -99,4 +99,9 @@ export interface PgRecordRow {
   created_at: string;
   updated_at: string | null;
   metadata: string | null;
+  /** JSON list (migration 0010); `[]` when the record has none. */
+  questions: string;
+  superseded_by: string | null;
+  superseded_at: string | null;
+  superseded_reason: string | null;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MemoryRecord } from '@kiro-learn/schema';
+import { recordSupersession, supersessionColumns } from '../supersession.js';
 import type { RecordRow } from './tables.js';
 
 export function rowFromRecord(record: MemoryRecord): RecordRow {
@@ -19,6 +20,7 @@ export function rowFromRecord(record: MemoryRecord): RecordRow {
     updated_at: record.updated_at ?? null,
     metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
     ns_token: namespaceToken(record.namespace),
+    ...supersessionColumns(record),
   };
 }
 
@@ -39,6 +41,7 @@ export function recordFromRow(row: RecordRow): MemoryRecord {
     ...(row.metadata !== null
       ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
       : {}),
+    ...recordSupersession(row),
   };
 }
 

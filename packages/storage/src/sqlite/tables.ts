@@ -27,6 +27,11 @@ export interface Tables {
     updated_at: string | null;
     metadata: string | null;
     ns_token: string;
+    /** JSON list (migration 0011); `[]` when the record has none. */
+    questions: string;
+    superseded_by: string | null;
+    superseded_at: string | null;
+    superseded_reason: string | null;
   };
   pending: {
     namespace: string;

@@ -9,6 +9,7 @@ import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import { sharingConformance } from './sharing.js';
+import { supersessionConformance } from './supersession.js';
 import { teamConformance } from './team.js';
 import type { BackendFactory } from './types.js';
 import { vectorsConformance } from './vectors.js';
@@ -25,6 +26,7 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     eventsConformance(factory);
     recordsConformance(factory);
     searchConformance(factory);
+    supersessionConformance(factory);
     bufferConformance(factory);
     claimsConformance(factory);
     logsConformance(factory);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Event, parseNamespace } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import type { StorageBackend } from '@kiro-learn/storage';
-import type { Logger } from '../log/logger.js';
+import type { TeamLogger } from '../host.js';
 
 /**
  * The file at a repository's root that marks it shared with the team. Committed, it makes
@@ -99,7 +99,7 @@ export interface ShareTracker {
 export function createShareTracker(options: {
   storage: StorageBackend;
   home: string;
-  logger: Logger;
+  logger: TeamLogger;
   now?: () => number;
 }): ShareTracker {
   const { storage, home, logger } = options;

@@ -25,7 +25,12 @@ export function hashToken(token: string): string {
 
 const members = new WeakMap<Request, Member>();
 
-/** Remembers which member a request authenticated as (the security middleware). */
+/**
+ * Remembers which member a request authenticated as. The host's authentication (the
+ * collector's security middleware) calls it for a request bearing a member token, whose
+ * SHA-256 (`hashToken`) it found with storage's `findMember`; the team routes act for
+ * that member.
+ */
 export function setRequestMember(c: Context, member: Member): void {
   members.set(c.req.raw, member);
 }

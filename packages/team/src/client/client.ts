@@ -1,41 +1,24 @@
-import { type MemoryRecord, MemoryRecordSchema } from '@kiro-learn/schema';
-import { z } from 'zod';
+import type { RemoteHit } from '@kiro-learn/retrieval';
+import {
+  type MemoryRecord,
+  TeamItemSchema,
+  TeamItemsResponseSchema,
+  TeamPushResponseSchema,
+  type TeamWhoamiResponse,
+  TeamWhoamiResponseSchema,
+} from '@kiro-learn/schema';
+import { TeamError } from '../errors.js';
 
 /** Who this machine is on the team server (`GET /v1/team/whoami`). */
-export interface TeamIdentity {
-  team: string;
-  member: string;
-  role: string;
-  version?: string;
-}
-
-/** A record the team server found, with its author. */
-export interface TeamItem {
-  record: MemoryRecord;
-  author: string;
-  /** Search only: the server's score, higher is better. */
-  score: number;
-}
+export type TeamIdentity = TeamWhoamiResponse;
 
 /**
- * A refused or failed call to the team server. `retryable`: the server is down, slow,
- * overloaded or unreachable (try again later); otherwise it refused this request for good
- * (a record it will never take, another member's record). `status` is the HTTP status.
+ * The member side of the team memory wire contract (@kiro-learn/schema's team shapes).
+ * Every method throws TeamError: `unreachable` (retryable), `refused` (with the status;
+ * retryable when the server may take it later) or `not_a_team_server`.
  */
-export class TeamRequestError extends Error {
-  readonly status: number | undefined;
-  readonly retryable: boolean;
-
-  constructor(message: string, status: number | undefined, retryable: boolean) {
-    super(message);
-    this.name = 'TeamRequestError';
-    this.status = status;
-    this.retryable = retryable;
-  }
-}
-
-/** The member side of the team memory wire contract (docs/team-memory.md). */
 export interface TeamClient {
+  /** The server's base URL, without a trailing slash. */
   readonly url: string;
   whoami(signal?: AbortSignal): Promise<TeamIdentity>;
   /**
@@ -51,28 +34,18 @@ export interface TeamClient {
   ): Promise<{ stored: boolean; gone?: true }>;
   /** Deletes a shared record there; one the server does not know counts as deleted. */
   deleteRecord(recordId: string, signal?: AbortSignal): Promise<void>;
+  /** The server's ranked search over the team's records of a project, with authors. */
   search(
     projectId: string,
     query: string,
     limit: number,
     signal?: AbortSignal,
-  ): Promise<TeamItem[]>;
-  recent(projectId: string, limit: number, signal?: AbortSignal): Promise<TeamItem[]>;
+  ): Promise<RemoteHit[]>;
+  /** The project's newest shared records (score 0). */
+  recent(projectId: string, limit: number, signal?: AbortSignal): Promise<RemoteHit[]>;
 }
 
-const IdentitySchema = z.looseObject({
-  team: z.string(),
-  member: z.string(),
-  role: z.string(),
-  version: z.string().optional(),
-});
-const PutSchema = z.looseObject({ stored: z.boolean() });
-const ItemsSchema = z.looseObject({ items: z.array(z.unknown()) });
-const ItemSchema = z.looseObject({
-  record: MemoryRecordSchema,
-  author: z.string().min(1).max(128),
-  score: z.number().optional(),
-});
+const PutSchema = TeamPushResponseSchema.pick({ stored: true });
 
 /** Longest a call waits when the caller gives no signal (the outbox, `team join`). */
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -115,7 +88,9 @@ export function createTeamClient(options: { url: string; token: string }): TeamC
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause;
       const why = cause?.code ?? (error instanceof Error ? error.message : String(error));
-      throw new TeamRequestError(`team server ${base} unreachable (${why})`, undefined, true);
+      throw new TeamError('unreachable', `team server ${base} unreachable (${why})`, {
+        retryable: true,
+      });
     }
     const text = await response.text().catch(() => '');
     let json: unknown;
@@ -127,7 +102,7 @@ export function createTeamClient(options: { url: string; token: string }): TeamC
     return { status: response.status, json };
   }
 
-  function refused(what: string, status: number, json: unknown): TeamRequestError {
+  function refused(what: string, status: number, json: unknown): TeamError {
     const error = (json as { error?: unknown } | undefined)?.error;
     const why = typeof error === 'string' ? `: ${error}` : '';
     const hint =
@@ -136,18 +111,17 @@ export function createTeamClient(options: { url: string; token: string }): TeamC
         : status === 403
           ? ' (not allowed for this member)'
           : '';
-    return new TeamRequestError(
-      `team server refused ${what} with ${status}${why}${hint}`,
+    return new TeamError('refused', `team server refused ${what} with ${status}${why}${hint}`, {
       status,
-      RETRYABLE.has(status),
-    );
+      retryable: RETRYABLE.has(status),
+    });
   }
 
-  function items(json: unknown): TeamItem[] {
-    const parsed = ItemsSchema.safeParse(json);
+  function items(json: unknown): RemoteHit[] {
+    const parsed = TeamItemsResponseSchema.safeParse(json);
     if (!parsed.success) return [];
     return parsed.data.items.flatMap((item) => {
-      const one = ItemSchema.safeParse(item);
+      const one = TeamItemSchema.safeParse(item);
       return one.success
         ? [{ record: one.data.record, author: one.data.author, score: one.data.score ?? 0 }]
         : [];
@@ -162,12 +136,12 @@ export function createTeamClient(options: { url: string; token: string }): TeamC
     async whoami(signal) {
       const { status, json } = await call('GET', '/v1/team/whoami', signal);
       if (status !== 200) throw refused('whoami', status, json);
-      const parsed = IdentitySchema.safeParse(json);
+      const parsed = TeamWhoamiResponseSchema.safeParse(json);
       if (!parsed.success) {
-        throw new TeamRequestError(
+        throw new TeamError(
+          'not_a_team_server',
           `${base} did not answer like a kiro-learn team server (GET /v1/team/whoami)`,
-          status,
-          false,
+          { status },
         );
       }
       return parsed.data;

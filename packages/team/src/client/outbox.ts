@@ -1,7 +1,8 @@
 import { type MemoryRecord, type Scrubber, scrubRecord } from '@kiro-learn/schema';
 import type { OutboxEntry, StorageBackend } from '@kiro-learn/storage';
-import type { Logger } from '../log/logger.js';
-import { type TeamClient, TeamRequestError } from './client.js';
+import { TeamError } from '../errors.js';
+import type { TeamLogger } from '../host.js';
+import type { TeamClient } from './client.js';
 
 /** Retry pacing of the outbox while the team server cannot be reached. */
 export interface OutboxTiming {
@@ -60,7 +61,7 @@ export function startOutboxPusher(options: {
   storage: StorageBackend;
   client: TeamClient;
   scrubber: Scrubber;
-  logger: Logger;
+  logger: TeamLogger;
   timing?: Partial<OutboxTiming>;
 }): OutboxPusher {
   const { storage, client, scrubber, logger } = options;
@@ -155,7 +156,7 @@ export function startOutboxPusher(options: {
           failures = 0;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          if (error instanceof TeamRequestError && !error.retryable) {
+          if (error instanceof TeamError && !error.retryable) {
             // Refused for good (another member's record id, a record the server finds
             // invalid): retrying cannot help, and it must not hold up every later entry.
             state.refused++;

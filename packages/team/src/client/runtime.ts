@@ -1,10 +1,8 @@
 import type { RemoteHit, RemoteSource } from '@kiro-learn/retrieval';
 import type { Scrubber } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
-import type { ActivityHub } from '../activity.js';
-import type { CollectorSettings } from '../config/settings.js';
-import type { Logger } from '../log/logger.js';
-import { createTeamClient, type TeamClient, type TeamIdentity, type TeamItem } from './client.js';
+import type { ActivitySource, TeamLogger } from '../host.js';
+import { createTeamClient, type TeamClient, type TeamIdentity } from './client.js';
 import { type OutboxPusher, type OutboxTiming, startOutboxPusher } from './outbox.js';
 import { createShareTracker, type ShareTracker } from './shares.js';
 
@@ -36,8 +34,30 @@ export interface TeamRuntime {
   close(): Promise<void>;
 }
 
-/** Options a test or benchmark may change. */
+/** A member machine's team settings (the collector's `team` settings). */
+export interface TeamSettings {
+  /** The team memory server, `https://…`; absent: no team. */
+  url?: string;
+  /** This member's token (`klm_…`); absent: no team. */
+  token?: string;
+  /** Of the retrieval budget, how long a prompt waits for the team server's search, in ms. */
+  searchBudgetMs: number;
+}
+
+/** What team memory on a member's machine runs over. */
 export interface TeamRuntimeOptions {
+  /** The local store: its shares and outbox (storage.sharing) and records. */
+  storage: StorageBackend;
+  /** Which server, with which token; no runtime unless both are set. */
+  settings: TeamSettings;
+  /** The data dir, where the opt-out list (`team-unshared.json`) lives. */
+  home: string;
+  /** This user's scrubber: records are scrubbed with it before they leave the machine. */
+  scrubber: Scrubber;
+  logger: TeamLogger;
+  /** What happens in the host: new events (their project may be shared), new records. */
+  activity: ActivitySource;
+  /** Outbox pacing (tests and benchmarks); OUTBOX_TIMING when omitted. */
   timing?: Partial<OutboxTiming>;
 }
 
@@ -49,25 +69,18 @@ const WHOAMI_REFRESH_MS = 10 * 60_000;
  * which projects are shared, pushes their outbox, and answers retrieval's team searches.
  * Undefined when no team is joined.
  */
-export function startTeamRuntime(options: {
-  storage: StorageBackend;
-  settings: CollectorSettings;
-  scrubber: Scrubber;
-  logger: Logger;
-  hub: ActivityHub;
-  options?: TeamRuntimeOptions;
-}): TeamRuntime | undefined {
-  const { storage, settings, scrubber, logger, hub } = options;
-  const { url, token } = settings.team;
+export function startTeamRuntime(options: TeamRuntimeOptions): TeamRuntime | undefined {
+  const { storage, settings, scrubber, logger, activity: hub } = options;
+  const { url, token } = settings;
   if (!url || !token) return undefined;
   const client = createTeamClient({ url, token });
-  const tracker = createShareTracker({ storage, home: settings.home, logger });
+  const tracker = createShareTracker({ storage, home: options.home, logger });
   const pusher = startOutboxPusher({
     storage,
     client,
     scrubber,
     logger,
-    ...(options.options?.timing ? { timing: options.options.timing } : {}),
+    ...(options.timing ? { timing: options.timing } : {}),
   });
   let identity: TeamIdentity | undefined;
   let identityAt = 0;
@@ -90,18 +103,18 @@ export function startTeamRuntime(options: {
     .catch((error: unknown) => logger.warn('team: could not read the shared projects', { error }));
 
   const offHub = hub.on((activity) => {
-    if (activity.type === 'event') tracker.observe(activity.event);
+    if (activity.type === 'event' && activity.event) tracker.observe(activity.event);
     pusher.wake();
   });
 
-  const pulled = (items: TeamItem[]): RemoteHit[] => {
+  const pulled = (hits: RemoteHit[]): RemoteHit[] => {
     lastPullAt = new Date().toISOString();
     lastPullError = undefined;
-    return items.map((item) => ({ record: item.record, author: item.author, score: item.score }));
+    return hits;
   };
 
   const remote: RemoteSource = {
-    budgetMs: settings.team.searchBudgetMs,
+    budgetMs: settings.searchBudgetMs,
     covers: (namespace) => tracker.projectOf(namespace) !== undefined,
     async search({ namespace, query, limit }, signal) {
       const projectId = tracker.projectOf(namespace);

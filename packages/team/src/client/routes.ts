@@ -1,10 +1,10 @@
 import { NamespaceSchema } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { httpError } from '../errors.js';
-import { readJson } from '../http/body.js';
-import { parseWith } from '../http/respond.js';
-import type { TeamSwitch } from '../team/switch.js';
+import { refuse } from '../errors.js';
+import type { ReadJson } from '../host.js';
+import { parseWith, readJsonBody } from '../http.js';
+import type { TeamSwitch } from './switch.js';
 
 /** Optional body of POST /v1/sharing/reload: a project whose share files just changed. */
 const ReloadSchema = z.object({
@@ -17,12 +17,12 @@ const ReloadSchema = z.object({
  * the server and who this member is there, shared projects, the outbox, last push and
  * pull. Not the team server's `/v1/team/*` routes: those answer members of a team.
  */
-export function sharingRoutes(teams: TeamSwitch): Hono {
+export function sharingRoutes(teams: TeamSwitch, readJson: ReadJson = readJsonBody): Hono {
   const app = new Hono();
   app.get('/', async (c) => {
     const team = teams.current();
     if (!team) {
-      throw httpError(
+      throw refuse(
         404,
         'this collector has not joined a team: kiro-learn team join <url> --token <token>',
       );
@@ -32,7 +32,7 @@ export function sharingRoutes(teams: TeamSwitch): Hono {
   // Pushes the outbox now (after `team share`, or to check a server that is back).
   app.post('/push', async (c) => {
     const team = teams.current();
-    if (!team) throw httpError(404, 'this collector has not joined a team');
+    if (!team) throw refuse(404, 'this collector has not joined a team');
     const empty = await team.pusher.drain();
     const { outbox } = await team.status();
     return c.json({ empty, outbox });
@@ -45,7 +45,7 @@ export function sharingRoutes(teams: TeamSwitch): Hono {
     try {
       reloaded = await teams.reload();
     } catch (error) {
-      throw httpError(
+      throw refuse(
         400,
         `settings not reloaded: ${error instanceof Error ? error.message : String(error)}`,
       );

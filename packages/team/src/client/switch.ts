@@ -1,10 +1,10 @@
 import type { RemoteSource } from '@kiro-learn/retrieval';
-import type { Scrubber } from '@kiro-learn/schema';
-import type { StorageBackend } from '@kiro-learn/storage';
-import type { ActivityHub } from '../activity.js';
-import type { CollectorSettings } from '../config/settings.js';
-import type { Logger } from '../log/logger.js';
-import { startTeamRuntime, type TeamRuntime, type TeamRuntimeOptions } from './runtime.js';
+import {
+  startTeamRuntime,
+  type TeamRuntime,
+  type TeamRuntimeOptions,
+  type TeamSettings,
+} from './runtime.js';
 
 /** What a reload found: joined or not, and the server now in use. */
 export interface TeamReload {
@@ -29,33 +29,23 @@ export interface TeamSwitch {
   close(): Promise<void>;
 }
 
-export function createTeamSwitch(options: {
-  storage: StorageBackend;
-  settings: CollectorSettings;
-  scrubber: Scrubber;
-  logger: Logger;
-  hub: ActivityHub;
-  options?: TeamRuntimeOptions;
+/** A team runtime's options, and where its settings are read again on reload. */
+export interface TeamSwitchOptions extends TeamRuntimeOptions {
   /** The team settings as they are now (the daemon reads settings.json and the env again). */
-  read?: () => CollectorSettings['team'];
-}): TeamSwitch {
+  read?: () => TeamSettings;
+}
+
+/** Starts the runtime the settings ask for (none: no team), swappable by `reload`. */
+export function createTeamSwitch(options: TeamSwitchOptions): TeamSwitch {
   const { settings, logger } = options;
-  let team = settings.team;
-  const start = (next: CollectorSettings['team']) =>
-    startTeamRuntime({
-      storage: options.storage,
-      settings: { ...settings, team: next },
-      scrubber: options.scrubber,
-      logger: options.logger,
-      hub: options.hub,
-      ...(options.options ? { options: options.options } : {}),
-    });
+  let team = settings;
+  const start = (next: TeamSettings) => startTeamRuntime({ ...options, settings: next });
   let runtime = start(team);
   // One reload at a time: two quick `team join`s must not leave two pushers running.
   let queue: Promise<unknown> = Promise.resolve();
 
   const remote: RemoteSource = {
-    budgetMs: settings.team.searchBudgetMs,
+    budgetMs: settings.searchBudgetMs,
     covers: (namespace) => runtime?.remote.covers?.(namespace) ?? false,
     search: (request, signal) =>
       runtime?.remote.search(request, signal) ?? Promise.resolve(undefined),
