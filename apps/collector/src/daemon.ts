@@ -1,6 +1,6 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { refreshHookScripts } from '@kiro-learn/shims';
+import { prepareHookTmp, refreshHookScripts } from '@kiro-learn/shims';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, type CollectorOptions, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
@@ -87,6 +87,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   } catch (error) {
     logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
   }
+  // The hook launcher's fast path keeps each payload here while it posts it.
+  const leftovers = prepareHookTmp(settings.home);
+  if (leftovers > 0) logger.info('deleted payloads killed hooks left behind', { files: leftovers });
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { StorageBackend, StoredEvent } from '../backend.js';
+import type { DataStore, StoredEvent } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type SqliteContext, scanCursor } from './context.js';
 import {
@@ -14,17 +14,6 @@ import {
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
 
-export type DataMethods = Pick<
-  StorageBackend,
-  | 'countForget'
-  | 'forget'
-  | 'projectNamespaces'
-  | 'scanEvents'
-  | 'scanRecords'
-  | 'pruneEvents'
-  | 'backup'
->;
-
 export interface SqliteDataSettings {
   /** How long erasing waits for other connections (the busy timeout), in ms. */
   busyTimeoutMs: number;
@@ -33,7 +22,7 @@ export interface SqliteDataSettings {
 }
 
 /** Your data: forget and prune (with their traces erased), scans for export, backups. */
-export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): DataMethods {
+export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): DataStore {
   const { sqlite, writes, path } = ctx;
 
   async function erase(records: boolean): Promise<void> {

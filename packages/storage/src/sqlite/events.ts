@@ -1,25 +1,16 @@
 import type { Event } from '@kiro-learn/schema';
-import type { StorageBackend } from '../backend.js';
+import type { EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { eventJson } from '../portable.js';
 import { byteLength, now, type SqliteContext } from './context.js';
 
-export type EventMethods = Pick<
-  StorageBackend,
-  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
->;
-
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
-export function sqliteEvents(ctx: SqliteContext): EventMethods {
+export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'> {
   const { db, w, writes } = ctx;
 
   async function getEventJson(eventId: string): Promise<string | undefined> {
     ctx.ensureOpen();
-    const row = await db
-      .selectFrom('events')
-      .select('json')
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    return row?.json;
+    return eventJson(db, eventId);
   }
 
   return {
