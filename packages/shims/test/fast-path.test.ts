@@ -25,6 +25,7 @@ import { projectIdentity } from '@kiro-learn/schema/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import type { ShimSurface } from '../src/hook.js';
+import { INSTALL_SURFACES } from '../src/init/detect.js';
 import { hookCommand, hookLauncher } from '../src/init/launcher.js';
 import { applyPlan, findCurl, planInit } from '../src/init/plan.js';
 import { writePauseState } from '../src/paused.js';
@@ -48,6 +49,12 @@ const FOLDERS: Record<string, { script: ShimSurface; args: string[] }> = {
   codex: { script: 'codex', args: [] },
   'gemini-cli': { script: 'gemini-cli', args: [] },
   cursor: { script: 'cursor', args: [] },
+  'copilot-cli': { script: 'copilot', args: [] },
+  vscode: { script: 'copilot', args: [] },
+  cline: { script: 'cline', args: [] },
+  opencode: { script: 'opencode', args: [] },
+  augment: { script: 'augment', args: [] },
+  windsurf: { script: 'windsurf', args: [] },
 };
 /** Folders without JSON payloads on stdin (legacy Kiro IDE passes `USER_PROMPT`). */
 const NOT_ON_STDIN = new Set(['kiro-ide-legacy']);
@@ -130,7 +137,7 @@ async function stopCollector(side: Side | undefined): Promise<void> {
 function install(hooks: string): void {
   const plan = planInit({
     cwd: project,
-    surfaces: ['kiro-cli', 'kiro-ide', 'claude-code', 'codex', 'gemini-cli', 'cursor'],
+    surfaces: [...INSTALL_SURFACES],
     env: { PATH: process.env['PATH'], HOME: home, KIRO_LEARN_HOME: hooks },
     node: process.execPath,
     ...(curl ? { curl } : {}),
@@ -303,7 +310,12 @@ describe.skipIf(!curl)('every fixture, fast path and fallback', () => {
       .filter((entry) => entry.isDirectory() && !NOT_ON_STDIN.has(entry.name))
       .flatMap((dir) =>
         readdirSync(join(root, dir.name))
-          .filter((file) => file.endsWith('.json') && !file.includes('example'))
+          .filter(
+            (file) =>
+              file.endsWith('.json') &&
+              !file.includes('example') &&
+              !file.startsWith('claude-hooks'),
+          )
           .sort()
           .map((file) => ({
             label: `${root === fixtureRoots[0] ? '' : 'shared: '}${dir.name}/${file}`,
