@@ -214,6 +214,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       try {
         await maintenance.stop();
         await collector.close();
+        // The drain gives the embedder only what is left of the grace period. A model still
+        // loading, or a text under way, past it must end before the process does: exiting
+        // while the worker is inside onnxruntime aborts the process (SIGABRT, exit code lost).
+        await semantic.close();
       } finally {
         // The PID file goes last but one, and the lock last: while either is there, a
         // `kiro-learn stop` or `start` still sees this process as the data dir's collector.
