@@ -12,6 +12,7 @@
 
 export type {
   ColumnWeights,
+  EventHead,
   EventPage,
   ExtractionCommit,
   ExtractionLogEntry,

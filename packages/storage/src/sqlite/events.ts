@@ -1,11 +1,11 @@
 import type { Event } from '@kiro-learn/schema';
-import type { StorageBackend } from '../backend.js';
+import type { EventHead, StorageBackend } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { byteLength, now, type SqliteContext } from './context.js';
 
 export type EventMethods = Pick<
   StorageBackend,
-  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
+  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'getEventHeads' | 'listEvents'
 >;
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
@@ -68,6 +68,29 @@ export function sqliteEvents(ctx: SqliteContext): EventMethods {
           .where('event_id', 'in', eventIds.slice(i, i + 500))
           .execute();
         for (const row of rows) byId.set(row.event_id, JSON.parse(row.json) as Event);
+      }
+      return eventIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async getEventHeads(eventIds) {
+      ctx.ensureOpen();
+      if (eventIds.length === 0) return [];
+      const byId = new Map<string, EventHead>();
+      for (let i = 0; i < eventIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('events')
+          .select(['event_id', 'namespace', 'session_id', 'kind', 'valid_time'])
+          .where('event_id', 'in', eventIds.slice(i, i + 500))
+          .execute();
+        for (const row of rows) {
+          byId.set(row.event_id, {
+            eventId: row.event_id,
+            namespace: row.namespace,
+            sessionId: row.session_id,
+            kind: row.kind as EventHead['kind'],
+            validTime: row.valid_time,
+          });
+        }
       }
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
