@@ -5,6 +5,7 @@ import { getRequestListener } from '@hono/node-server';
 import { authorLabel, createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
+import { createTeamSwitch, type OutboxTiming, sharingRoutes, teamRoutes } from '@kiro-learn/team';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
@@ -12,6 +13,7 @@ import { createCaptureGate } from './capture.js';
 import type { CollectorSettings } from './config/settings.js';
 import type { AppContext, PipelineStatus, SearchFn } from './context.js';
 import { CollectorError, httpError } from './errors.js';
+import { readJson } from './http/body.js';
 import { answerClientError, answerRequestError } from './http/client-error.js';
 import { outgoingOf, requestHeader } from './http/node.js';
 import { errorResponse } from './http/respond.js';
@@ -24,14 +26,10 @@ import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
-import { sharingRoutes } from './routes/sharing.js';
 import { streamRoutes } from './routes/stream.js';
-import { teamRoutes } from './routes/team.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
-import type { TeamRuntimeOptions } from './team/runtime.js';
-import { createTeamSwitch } from './team/switch.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -82,7 +80,7 @@ export interface CollectorOptions {
   /** Embeds imported records for the current model, when there is an embedder. */
   embedRecords?: (records: readonly MemoryRecord[]) => Promise<void>;
   /** Team memory pacing (tests and benchmarks); team memory runs when settings join a team. */
-  team?: TeamRuntimeOptions;
+  team?: { timing?: Partial<OutboxTiming> };
   /**
    * The team settings as they are now (settings.json and KIRO_LEARN_TEAM_*), read again on
    * POST /v1/sharing/reload; the settings given at start when omitted.
@@ -144,11 +142,12 @@ export function createCollector(options: CollectorOptions): Collector {
   // `team join` / `team leave` reload it in place (POST /v1/sharing/reload): no restart.
   const team = createTeamSwitch({
     storage,
-    settings,
+    settings: settings.team,
+    home: settings.home,
     scrubber,
     logger,
-    hub,
-    ...(options.team ? { options: options.team } : {}),
+    activity: hub,
+    ...(options.team?.timing ? { timing: options.team.timing } : {}),
     ...(options.teamSettings ? { read: options.teamSettings } : {}),
   });
   const retriever = createRetriever({
@@ -286,11 +285,25 @@ export function createCollector(options: CollectorOptions): Collector {
   // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
   app.route(
     '/v1/team',
-    teamRoutes(ctx, (q) => retriever.search(q)),
+    teamRoutes({
+      storage,
+      reads,
+      scrubber,
+      search: (q) => retriever.search(q),
+      serverToken: settings.token !== undefined,
+      version: ctx.version,
+      embedRecords: ctx.embedRecords,
+      onWrite: (op, outcome) => metrics.teamWrites.inc({ op, outcome }),
+      readJson,
+    }),
   );
   app.route('/v1', dataRoutes(ctx));
-  app.route('/v1/sharing', sharingRoutes(team));
-  if (options.ui) app.route('/ui', options.ui);
+  app.route('/v1/sharing', sharingRoutes(team, readJson));
+  if (options.ui) {
+    app.route('/ui', options.ui);
+    // A user who types the bare address gets the viewer, not a JSON 404.
+    app.get('/', (c) => c.redirect('/ui/', 302));
+  }
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 

@@ -8,7 +8,7 @@ import { startMaintenance } from './data/maintenance.js';
 import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
 import { isExtractable } from './ingest.js';
-import { cliAddress, probe } from './lifecycle/client.js';
+import { cliAddress, otherDataDir, otherDataDirHelp, probe } from './lifecycle/client.js';
 import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
@@ -169,7 +169,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     removePidFile(files.pid, process.pid);
     lock.release();
     if (error instanceof CollectorError && error.code === 'port_in_use') {
-      const running = await probe(cliAddress(options.env));
+      const address = cliAddress(options.env);
+      const running = await probe(address);
+      const other = otherDataDir(running, settings.home);
+      if (other !== undefined) {
+        const { held, fix } = otherDataDirHelp(address, other, running.pid);
+        throw new CollectorError('port_in_use', `cannot start: ${held}; ${fix}`);
+      }
       if (running.ok) {
         throw new CollectorError(
           'port_in_use',

@@ -12,8 +12,15 @@
 export type { Activity, ActivityListener, RetrievalActivity } from './activity.js';
 // The collector: HTTP API (DESIGN.md §3) + lifecycle, over a storage backend.
 export { type Collector, type CollectorOptions, createCollector, type ListenInfo } from './app.js';
-// The CLI's command registry (one file per command under src/commands/).
-export { COMMANDS, type Command, type CommandIO, runCli } from './commands/index.js';
+// The CLI's command registry (one file per command under src/commands/, loaded when run).
+export {
+  COMMAND_NAMES,
+  type Command,
+  type CommandIO,
+  loadCommand,
+  loadCommands,
+  runCli,
+} from './commands/index.js';
 // One KIRO_LEARN_* variable per settings key, generated from the schema.
 export {
   envName,

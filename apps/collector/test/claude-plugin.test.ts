@@ -31,6 +31,7 @@ const CLAUDE_EVENTS = [
   'Notification',
   'UserPromptSubmit',
   'Stop',
+  'StopFailure',
   'SubagentStop',
   'PreCompact',
   'SessionStart',
@@ -140,6 +141,7 @@ describe('the Claude Code plugin', () => {
       },
       PreCompact: { trigger: 'manual', custom_instructions: '' },
       Stop: { last_assistant_message: 'The plugin hooks post to the local collector.' },
+      StopFailure: { error: 'server_error', error_details: '529 Overloaded' },
       SessionEnd: { reason: 'exit' },
     };
     for (const [event, groups] of Object.entries(hooksFile.hooks)) {

@@ -66,3 +66,22 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     );
   });
 });
+
+describe('kiro-learn doctor and agents that run each other’s hooks', () => {
+  it("says when Cursor runs Claude Code's hooks, and that each turn is recorded once", async () => {
+    const root = tempHome();
+    const project = join(root, 'project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{"name":"both-agents"}\n');
+    const env = { ...envFor(join(root, 'data'), await freePort()), HOME: root };
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    expect(cli(['init', '--surface', 'claude-code,cursor', '--yes'], env, project).code).toBe(0);
+    const doctor = cli(['doctor'], env, project);
+    expect(doctor.stdout).toMatch(
+      /Claude Code's hooks also run in other agents: Cursor runs them when "Include third-party Plugins, Skills, and other configs" is on .*Each turn is recorded once/,
+    );
+    expect(doctor.stdout).toMatch(
+      /hooks installed in .*\.claude\/settings\.local\.json.*\.cursor\/hooks\.json/,
+    );
+  });
+});

@@ -4,10 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { SHARE_FILE, UNSHARED_FILE } from '@kiro-learn/team';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/commands/index.js';
 import { loadSettings } from '../src/config/load.js';
-import { SHARE_FILE, UNSHARED_FILE } from '../src/team/shares.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { createTeamClient, startOutboxPusher } from '@kiro-learn/team';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -15,8 +16,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../src/commands/index.js';
 import { type Daemon, startDaemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log/logger.js';
-import { createTeamClient } from '../src/team/client.js';
-import { startOutboxPusher } from '../src/team/outbox.js';
 import { freePort } from './child.js';
 import { send } from './helpers.js';
 

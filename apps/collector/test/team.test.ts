@@ -10,11 +10,11 @@ import {
 } from '@kiro-learn/schema';
 import { openSqliteStorage, type StorageBackend } from '@kiro-learn/storage';
 import { openPostgresStorage } from '@kiro-learn/storage/postgres';
+import { hashToken, newMemberToken } from '@kiro-learn/team';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Collector, createCollector } from '../src/app.js';
 import { normalizeSettings } from '../src/config/settings.js';
-import { hashToken, newMemberToken } from '../src/members.js';
 import { send } from './helpers.js';
 
 const SERVER_TOKEN = 'the-team-servers-own-token-0123456789abcdef';

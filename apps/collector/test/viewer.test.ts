@@ -12,11 +12,11 @@ import {
   newRecordId,
 } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
+import { hashToken, newMemberToken } from '@kiro-learn/team';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
 import { loadSettings } from '../src/config/load.js';
-import { hashToken, newMemberToken } from '../src/members.js';
 import { viewerApp } from '../src/viewer/index.js';
 
 const APP_DIR = join(import.meta.dirname, '..');

@@ -1,7 +1,6 @@
-import { bodyText, type Event, type MemoryRecord } from '@kiro-learn/schema';
+import { bodyText, type Event, inertLine, type MemoryRecord } from '@kiro-learn/schema';
 import type { CollectorClient } from './collector.js';
 import { gist } from './format.js';
-import { oneLine } from './text.js';
 
 /** One line of a timeline. */
 export interface TimelineEntry {
@@ -83,7 +82,7 @@ export function recordEntry(record: MemoryRecord): TimelineEntry {
     at: Date.parse(record.created_at),
     id: record.record_id,
     kind: 'record',
-    line: `${record.created_at} · ${record.record_id} · ${record.observation_type} · ${oneLine(record.title)}: ${gist(record.summary)}`,
+    line: `${record.created_at} · ${record.record_id} · ${record.observation_type} · ${inertLine(record.title)}: ${gist(record.summary)}`,
   };
 }
 

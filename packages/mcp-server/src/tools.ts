@@ -1,4 +1,5 @@
 import {
+  inertLine,
   isRecordId,
   type MemoryRecord,
   newRecordId,
@@ -159,7 +160,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         }
         const note =
           missing.length > 0 ? `\n\nNot found in this project: ${missing.join(', ')}` : '';
-        return { text: JSON.stringify(records, null, 2) + note, data: { records, missing } };
+        // JSON keeps every field on its line; `<` as \u003c (still JSON) so no field opens a tag.
+        const json = JSON.stringify(records, null, 2).replaceAll('<', '\\u003c');
+        return { text: json + note, data: { records, missing } };
       }),
   );
 
@@ -320,7 +323,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
           );
         }
         return {
-          text: `Deleted record ${record_id}: "${record.title}". Its source events are kept.`,
+          text: `Deleted record ${record_id}: "${inertLine(record.title)}". Its source events are kept.`,
           data: { record_id, title: record.title, deleted: true as const },
         };
       }),

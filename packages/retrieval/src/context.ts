@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
+import { inertLine, inertLines, type MemoryRecord } from '@kiro-learn/schema';
 import { overlap, wordPairs } from './overlap.js';
 
 /** The first line of every non-empty context (DESIGN.md §3). */
@@ -51,10 +51,6 @@ export interface FormattedContext {
 const MIN_SUMMARY_CHARS = 80;
 const ELLIPSIS = '…';
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 function trimTo(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max - ELLIPSIS.length);
@@ -79,6 +75,11 @@ function trimTo(text: string, max: number): string {
  * - <fact>
  * ```
  * Blocks are separated by one blank line; the text ends with a newline.
+ *
+ * Memory text is data, never structure: every field is rendered inert (see inertLine in
+ * @kiro-learn/schema), so no record can open a heading, list item, fence or tag of its own,
+ * nor a block that looks like another record's. A summary keeps its lines; titles, facts
+ * and author names are one line each.
  */
 export function formatContext(
   records: readonly MemoryRecord[],
@@ -98,8 +99,8 @@ export function formatContext(
   let budgetCut = false;
   for (const record of records) {
     if (placed.length >= maxRecords) break;
-    const title = oneLine(record.title);
-    const facts = record.facts.map((fact) => ({ text: oneLine(fact), pairs: wordPairs(fact) }));
+    const title = inertLine(record.title);
+    const facts = record.facts.map((fact) => ({ text: inertLine(fact), pairs: wordPairs(fact) }));
     const all = new Set([...wordPairs(title), ...wordPairs(record.summary)]);
     for (const fact of facts) for (const pair of fact.pairs) all.add(pair);
     if (overlap(all, said) > maxOverlap) {
@@ -107,11 +108,11 @@ export function formatContext(
       continue;
     }
     // Summary lines earlier records already said are left out as well, unless that is all of it.
-    const lines = record.summary.trim().split('\n');
+    const lines = inertLines(record.summary);
     const fresh = lines.filter((line) => overlap(wordPairs(line), said) <= maxOverlap);
     const summaryText = (fresh.length > 0 ? fresh : lines).join('\n').trim();
     const author = budget.author?.(record);
-    const head = `\n### ${title}${author ? ` — from ${oneLine(author)}` : ''}\n\n`;
+    const head = `\n### ${title}${author ? ` — from ${inertLine(author)}` : ''}\n\n`;
     const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
     if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
       budgetCut = true;

@@ -45,6 +45,35 @@ export const ListEventsResponseSchema = z.object({
 });
 export type ListEventsResponse = z.infer<typeof ListEventsResponseSchema>;
 
+/**
+ * `POST /v1/memories`: a memory record, and optionally the records of its project it
+ * supersedes (they are kept, marked superseded by it).
+ */
+export const PostMemoryRequestSchema = MemoryRecordSchema.extend({
+  supersedes: z.array(RecordIdSchema).min(1).max(LIMITS.supersedesItems).optional(),
+});
+export type PostMemoryRequest = z.infer<typeof PostMemoryRequestSchema>;
+
+/** `POST /v1/memories/:record_id/supersession`: mark the record superseded by a newer one. */
+export const SupersedeRequestSchema = z.object({
+  superseded_by: RecordIdSchema,
+  reason: z.string().min(1).max(LIMITS.supersededReasonLength).optional(),
+});
+export type SupersedeRequest = z.infer<typeof SupersedeRequestSchema>;
+
+/**
+ * `GET /v1/memories/:record_id/chain`: the record's supersession chain, oldest first: the
+ * records it replaced (directly or through others), itself, and the newer ones that
+ * replaced it up to the current one.
+ */
+export const RecordChainResponseSchema = z.object({
+  record_id: RecordIdSchema,
+  /** The newest record of the chain (the one that is current); the record itself when nothing superseded it. */
+  current: RecordIdSchema,
+  records: z.array(MemoryRecordSchema),
+});
+export type RecordChainResponse = z.infer<typeof RecordChainResponseSchema>;
+
 export const PostMemoryResponseSchema = z.object({
   record_id: RecordIdSchema,
   stored: z.literal(true),

@@ -25,8 +25,12 @@ export {
   ListMemoriesResponseSchema,
   type PostEventResponse,
   PostEventResponseSchema,
+  type PostMemoryRequest,
+  PostMemoryRequestSchema,
   type PostMemoryResponse,
   PostMemoryResponseSchema,
+  type RecordChainResponse,
+  RecordChainResponseSchema,
   type RetrievalResult,
   RetrievalResultSchema,
   type SearchHit,
@@ -36,6 +40,8 @@ export {
   SearchMemoriesResponseSchema,
   type StatsResponse,
   StatsResponseSchema,
+  type SupersedeRequest,
+  SupersedeRequestSchema,
 } from './api.js';
 export {
   formatIssues,
@@ -75,6 +81,7 @@ export {
   RECORD_ID_PATTERN,
   ULID_PATTERN,
 } from './ids.js';
+export { inertLine, inertLines } from './inert.js';
 export { DEFAULTS, LIMITS, TRUNCATION_MARKER } from './limits.js';
 export {
   type MemoryRecord,
@@ -114,10 +121,16 @@ export {
   scrubText,
   scrubValue,
 } from './scrub.js';
+// Team memory's wire contract: a member's collector ↔ the team server (`/v1/team/*`).
 export {
   ProjectIdSchema,
   TEAM_ACTOR_PREFIX,
   TEAM_NAME_PATTERN,
+  type TeamDeleteResponse,
+  TeamDeleteResponseSchema,
+  type TeamItem,
+  TeamItemSchema,
+  TeamItemsResponseSchema,
   type TeamPushBody,
   TeamPushBodySchema,
   type TeamPushResponse,

@@ -15,6 +15,12 @@ export const LIMITS = {
   factLength: 500,
   conceptLength: 100,
   fileLength: 500,
+  /** One of a record's `questions`. */
+  questionLength: 500,
+  /** `superseded_reason` of a memory record. */
+  supersededReasonLength: 300,
+  /** Records one saved record may name as superseded (`supersedes`). */
+  supersedesItems: 20,
   listItems: 200,
   /** Serialized event body, in UTF-8 bytes. */
   bodyBytes: 1024 * 1024,

@@ -51,6 +51,23 @@ export const MemoryRecordSchema = z.object({
   created_at: IsoDateTimeSchema,
   updated_at: IsoDateTimeSchema.optional(),
   metadata: RecordMetadataSchema.optional(),
+  /**
+   * Questions this record answers, in the words a person would ask them: what an LLM
+   * extractor wrote for it (doc2query), and the request of a question-only turn this turn
+   * answered. Indexed as a field of its own, weighted below title, summary and facts.
+   * Optional (empty when absent), so older records and export files stay valid.
+   */
+  questions: list(LIMITS.questionLength).optional(),
+  /**
+   * Set when a newer record of the same project retired this one (a fact that changed, a
+   * decision reversed): its record_id. The record is kept, shown as superseded, and
+   * current again when the link is undone or the newer record deleted.
+   */
+  superseded_by: RecordIdSchema.optional(),
+  /** When it was superseded (with `superseded_by`). */
+  superseded_at: IsoDateTimeSchema.optional(),
+  /** Why, in a few words (`same file src/queue.ts; changed value: redis → sqs`). */
+  superseded_reason: z.string().min(1).max(LIMITS.supersededReasonLength).optional(),
 });
 
 export type MemoryRecord = z.infer<typeof MemoryRecordSchema>;
@@ -64,6 +81,7 @@ export const MemoryRecordPatchSchema = z
     concepts: MemoryRecordSchema.shape.concepts,
     files_touched: MemoryRecordSchema.shape.files_touched,
     observation_type: MemoryRecordSchema.shape.observation_type,
+    questions: z.array(z.string().min(1).max(LIMITS.questionLength)).max(LIMITS.listItems),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, 'patch must change at least one field');

@@ -367,8 +367,13 @@ describe('scrubEvent and scrubRecord', () => {
       source_event_ids: ['01JD0000000000000000000000'],
       created_at: '2026-11-22T00:00:00Z',
       metadata: { note: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' },
+      questions: ['Why is the token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB rejected?'],
+      superseded_by: 'mr_01JD0000000000000000000001',
+      superseded_reason: 'changed value: <private>old key</private>',
     });
-    expect(JSON.stringify(record)).not.toMatch(/secret plan|AKIAIOSFODNN7EXAMPLE|hunter2|sk_live/);
+    expect(JSON.stringify(record)).not.toMatch(
+      /secret plan|AKIAIOSFODNN7EXAMPLE|hunter2|sk_live|ghp_1234|old key/,
+    );
     expect(record.files_touched).toEqual(['src/a.ts']);
   });
 

@@ -262,6 +262,16 @@ export function scrubRecord(
     facts: list(record.facts, LIMITS.factLength),
     concepts: list(record.concepts, LIMITS.conceptLength),
     files_touched: list(record.files_touched, LIMITS.fileLength),
+    ...(record.questions ? { questions: list(record.questions, LIMITS.questionLength) } : {}),
+    ...(record.superseded_reason !== undefined
+      ? {
+          superseded_reason: fit(
+            text(record.superseded_reason),
+            LIMITS.supersededReasonLength,
+            TRUNCATION_MARKER,
+          ),
+        }
+      : {}),
     ...(record.metadata ? { metadata: scrubber.value(record.metadata) } : {}),
   };
 }
@@ -285,5 +295,6 @@ export function scrubRecordPatch(
     ...(patch.facts ? { facts: list(patch.facts, LIMITS.factLength) } : {}),
     ...(patch.concepts ? { concepts: list(patch.concepts, LIMITS.conceptLength) } : {}),
     ...(patch.files_touched ? { files_touched: list(patch.files_touched, LIMITS.fileLength) } : {}),
+    ...(patch.questions ? { questions: list(patch.questions, LIMITS.questionLength) } : {}),
   };
 }

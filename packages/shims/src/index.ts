@@ -9,36 +9,13 @@
  * Everything exported here is public API.
  */
 
-export { mapClaudeCode } from './agents/claude-code/map.js';
-// One module per agent (src/agents/<agent>/): its payload types, its mapping, its installer.
-export type * from './agents/claude-code/payload.js';
-export { lastAssistantText } from './agents/claude-code/transcript.js';
-export { codexAnswer, mapCodex } from './agents/codex/map.js';
-export type * from './agents/codex/payload.js';
-export { cursorAnswer, mapCursor } from './agents/cursor/map.js';
-export type * from './agents/cursor/payload.js';
-export { HOOK_ENTRIES, type HookEntry } from './agents/entries.js';
-export { geminiAnswer, mapGemini } from './agents/gemini-cli/map.js';
-export type * from './agents/gemini-cli/payload.js';
+// One module per agent (src/agents/<agent>/): its payload types, its mapping, its
+// installer. The mappings alone are also `@kiro-learn/shims/agents`.
+export * from './agents/index.js';
 export { INSTALLERS } from './agents/installers.js';
-export { mapKiro } from './agents/kiro/map.js';
-export type * from './agents/kiro/payload.js';
-export { mapKiroIde } from './agents/kiro-ide-legacy/map.js';
-export type * from './agents/kiro-ide-legacy/payload.js';
-export { isOwnMcpTool } from './agents/shared.js';
 export { AUTOSTART_WINDOW_MS, startCollectorInBackground } from './autostart.js';
 export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
-export { buildEvent, type EventContext } from './event.js';
-export {
-  type HookEvent,
-  type Loose,
-  type MapInput,
-  type MapResult,
-  type Payload,
-  SHIM_SURFACES,
-  type ShimSurface,
-} from './hook.js';
 export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
 export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
 export {

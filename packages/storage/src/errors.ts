@@ -21,7 +21,9 @@ export type StorageErrorCode =
   /** An option passed to open a backend is not valid. */
   | 'invalid_option'
   /** A unique name or key is taken (a member's name or token). */
-  | 'conflict';
+  | 'conflict'
+  /** supersedeRecord: the records are one, in different namespaces, or would form a cycle. */
+  | 'invalid_link';
 
 /** The one error class of @kiro-learn/storage. */
 export class StorageError extends Error {

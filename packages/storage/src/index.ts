@@ -2,7 +2,8 @@
  * @kiro-learn/storage: where kiro-learn keeps events, memory records, the pending buffer
  * and its logs.
  *
- * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
+ * `StorageBackend` is the interface every other package talks to (one narrow interface per
+ * aggregate, composed: `EventStore`, `RecordStore`, …); `openSqliteStorage`
  * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
  * migrations, record vectors with exact in-memory search). `tokenize` is the prompt
  * tokenizer its search uses.
@@ -10,10 +11,16 @@
  * Everything exported here is public API.
  */
 
+// The StorageBackend interface, composed of one narrow interface per aggregate (each
+// documented field by field in stores/): code that needs one aggregate asks for it alone.
 export type {
+  BufferStore,
+  ClaimStore,
   ColumnWeights,
+  DataStore,
   EventHead,
   EventPage,
+  EventStore,
   ExtractionCommit,
   ExtractionLogEntry,
   ExtractionLogInput,
@@ -22,7 +29,9 @@ export type {
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  LogStore,
   Member,
+  MemberStore,
   MissingVectorsOptions,
   MissingVectorsPage,
   NewMember,
@@ -35,6 +44,7 @@ export type {
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordStore,
   RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
@@ -42,19 +52,24 @@ export type {
   ScanQuery,
   SearchHit,
   SearchOptions,
+  SearchStore,
   SharingStore,
+  StatsStore,
   StorageBackend,
   StorageStats,
   StoredEvent,
   StoredEventNotice,
+  SupersessionLink,
   TeamRecordCopy,
   TeamRecordDelete,
   TeamRecordInfo,
   TeamRecordWrite,
   TeamShare,
+  TeamStore,
   TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
+  VectorStore,
 } from './backend.js';
 export { TEAM_RECORD_COPIES } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';

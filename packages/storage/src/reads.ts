@@ -34,6 +34,7 @@ export const READ_METHODS = [
   'getRecord',
   'getRecords',
   'listRecords',
+  'listSuperseded',
   'listPending',
   'pendingSummary',
   'listRetrievals',

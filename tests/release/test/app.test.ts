@@ -22,6 +22,7 @@ const PACKAGES = [
   'embeddings',
   'shims',
   'mcp-server',
+  'team',
 ].map((name) => `packages/${name}`);
 let project: string;
 beforeAll(() => {

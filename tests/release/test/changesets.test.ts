@@ -15,6 +15,7 @@ const names = new Set(
     'packages/embeddings',
     'packages/shims',
     'packages/mcp-server',
+    'packages/team',
     'apps/collector',
   ].map(
     (dir) =>

@@ -1,7 +1,6 @@
+import { createTeamClient, type SharingStatus, TeamError } from '@kiro-learn/team';
 import type { CollectorSettings } from '../config/settings.js';
 import { api, type cliAddress } from '../lifecycle/client.js';
-import { createTeamClient, TeamRequestError } from '../team/client.js';
-import type { SharingStatus } from '../team/runtime.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 interface Check {
@@ -66,14 +65,14 @@ export async function teamChecks(
 
 /** One line for a team server that did not accept whoami, and what to do about it. */
 function serverProblem(url: string, error: unknown): Check {
-  if (error instanceof TeamRequestError && error.status === 401) {
+  if (error instanceof TeamError && error.status === 401) {
     return {
       level: 'fail',
       what: `team server ${url} refuses the member token (401: revoked, or not this server's)`,
       fix: 'ask a team admin for a new token (kiro-learn team add-member), then: kiro-learn team join <url> --token <token>',
     };
   }
-  if (error instanceof TeamRequestError && error.status === undefined) {
+  if (error instanceof TeamError && error.status === undefined) {
     return {
       level: 'fail',
       what: error.message,

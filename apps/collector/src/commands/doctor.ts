@@ -13,7 +13,7 @@ import {
 import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
-import { api, cliAddress, probe } from '../lifecycle/client.js';
+import { api, cliAddress, otherDataDir, otherDataDirHelp, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
@@ -86,8 +86,14 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
     : databaseCheck(daemonFiles(address.home).database);
   if (database) checks.push(database);
 
-  const health = await probe(address);
-  if (health.ok) {
+  const answered = await probe(address);
+  // Another data dir's collector is not this one's: none of its answers count as this one's.
+  const other = otherDataDir(answered, address.home);
+  const health: typeof answered = other === undefined ? answered : { ok: false };
+  if (other !== undefined) {
+    const { held, fix } = otherDataDirHelp(address, other, answered.pid);
+    checks.push({ level: 'fail', what: `collector for ${address.home} not running: ${held}`, fix });
+  } else if (health.ok) {
     checks.push({
       level: 'ok',
       what: `collector running (pid ${health.pid ?? '?'}) at ${address.baseUrl}`,
@@ -113,6 +119,8 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(...(await teamChecks(loaded.config.team, address, health.ok)));
 
   checks.push(hookCheck(io.cwd));
+  const shared = sharedHooksCheck(io.cwd, io.env['HOME'] ?? '');
+  if (shared) checks.push(shared);
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
   checks.push(hookScriptsCheck(address.home));
@@ -360,7 +368,7 @@ function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
   return (env['PATH'] ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 }
 
-/** Any hook or MCP file of this project that mentions kiro-learn. */
+/** Any hook or MCP file of this project that mentions kiro-learn, one list per agent. */
 function hookCheck(cwd: string): Check {
   const candidates = [
     join(cwd, '.claude', 'settings.json'),
@@ -369,20 +377,59 @@ function hookCheck(cwd: string): Check {
     ...listJson(join(cwd, '.kiro', 'agents')),
     ...listJson(join(cwd, '.kiro', 'hooks')),
     ...listJson(join(cwd, '.kiro', 'settings')),
+    join(cwd, '.codex', 'hooks.json'),
+    join(cwd, '.gemini', 'settings.json'),
+    join(cwd, '.cursor', 'hooks.json'),
+    join(cwd, '.github', 'hooks', 'kiro-learn.json'),
+    join(cwd, '.clinerules', 'hooks', 'TaskStart'),
+    join(cwd, '.opencode', 'plugins', 'kiro-learn.js'),
+    join(cwd, '.augment', 'settings.local.json'),
+    join(cwd, '.windsurf', 'hooks.json'),
   ];
-  const found = candidates.filter((file) => {
-    try {
-      return readFileSync(file, 'utf8').includes('kiro-learn');
-    } catch {
-      return false;
-    }
-  });
+  const found = candidates.filter((file) => mentionsKiroLearn(file));
   return found.length > 0
     ? {
         level: 'ok',
         what: `hooks installed in ${cwd}: ${found.map((f) => f.slice(cwd.length + 1)).join(', ')}`,
       }
     : { level: 'warn', what: `no kiro-learn hooks in ${cwd}`, fix: 'run: kiro-learn init' };
+}
+
+function mentionsKiroLearn(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').includes('kiro-learn');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Claude Code's hook files are also run by Cursor (with its third-party configs option
+ * on), VS Code agent mode and Copilot CLI: said plainly, with why no turn is stored twice.
+ */
+function sharedHooksCheck(cwd: string, home: string): Check | undefined {
+  const claude = [
+    join(cwd, '.claude', 'settings.local.json'),
+    join(cwd, '.claude', 'settings.json'),
+    join(home, '.claude', 'settings.json'),
+  ].some(mentionsKiroLearn);
+  if (!claude) return undefined;
+  const others = [
+    ...(mentionsKiroLearn(join(cwd, '.cursor', 'hooks.json')) ||
+    mentionsKiroLearn(join(home, '.cursor', 'hooks.json'))
+      ? [
+          'Cursor runs them when "Include third-party Plugins, Skills, and other configs" is on (Settings → Rules, Skills, Subagents)',
+        ]
+      : []),
+    ...(mentionsKiroLearn(join(cwd, '.github', 'hooks', 'kiro-learn.json'))
+      ? ['VS Code agent mode and Copilot CLI run them beside .github/hooks/']
+      : []),
+  ];
+  if (others.length === 0) return undefined;
+  return {
+    level: 'ok',
+    what: `Claude Code's hooks also run in other agents: ${others.join('; ')}. Each turn is recorded once, as the agent's that ran it (its payload says which); turn the option off to run only the agent's own hooks`,
+  };
 }
 
 function listJson(dir: string): string[] {

@@ -3,62 +3,62 @@ import { CollectorError } from '../errors.js';
 import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { VERSION } from '../version.js';
 import { line } from './args.js';
-import { backup } from './backup.js';
-import { demo } from './demo.js';
-import { doctor } from './doctor.js';
-import { exportCommand } from './export.js';
-import { forget } from './forget.js';
-import { gc } from './gc.js';
-import { importCommand } from './import.js';
-import { init } from './init.js';
-import { logs } from './logs.js';
-import { pause, resume } from './pause.js';
-import { reindex } from './reindex.js';
-import { restart } from './restart.js';
-import { restore } from './restore.js';
-import { search } from './search.js';
-import { start } from './start.js';
-import { status } from './status.js';
-import { stop } from './stop.js';
-import { team } from './team.js';
 import type { Command, CommandIO } from './types.js';
-import { uninstall } from './uninstall.js';
 
 export type { Command, CommandIO } from './types.js';
 
-/** Every `kiro-learn` command, in `--help` order. Add a command: one file, one line here. */
-export const COMMANDS: readonly Command[] = [
-  start,
-  stop,
-  restart,
-  status,
-  logs,
-  doctor,
-  search,
-  reindex,
-  init,
-  uninstall,
-  demo,
-  forget,
-  exportCommand,
-  importCommand,
-  backup,
-  restore,
-  gc,
-  pause,
-  resume,
-  team,
-];
+/**
+ * Every `kiro-learn` command, in `--help` order, each loaded only when it runs: a CLI start
+ * pays for the one command it runs (`status` needs no storage engine, no zod schemas, no
+ * MCP SDK), which is most of what `kiro-learn <command>` costs. Add a command: one file,
+ * one line here.
+ */
+const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
+  start: () => import('./start.js').then((m) => m.start),
+  stop: () => import('./stop.js').then((m) => m.stop),
+  restart: () => import('./restart.js').then((m) => m.restart),
+  status: () => import('./status.js').then((m) => m.status),
+  logs: () => import('./logs.js').then((m) => m.logs),
+  doctor: () => import('./doctor.js').then((m) => m.doctor),
+  search: () => import('./search.js').then((m) => m.search),
+  reindex: () => import('./reindex.js').then((m) => m.reindex),
+  init: () => import('./init.js').then((m) => m.init),
+  uninstall: () => import('./uninstall.js').then((m) => m.uninstall),
+  demo: () => import('./demo.js').then((m) => m.demo),
+  forget: () => import('./forget.js').then((m) => m.forget),
+  export: () => import('./export.js').then((m) => m.exportCommand),
+  import: () => import('./import.js').then((m) => m.importCommand),
+  backup: () => import('./backup.js').then((m) => m.backup),
+  restore: () => import('./restore.js').then((m) => m.restore),
+  gc: () => import('./gc.js').then((m) => m.gc),
+  pause: () => import('./pause.js').then((m) => m.pause),
+  resume: () => import('./pause.js').then((m) => m.resume),
+  team: () => import('./team.js').then((m) => m.team),
+};
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/** The command names, in `--help` order. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
+
+/** One command by name (its module loaded now), or undefined when there is none. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return Object.hasOwn(LOADERS, name) ? LOADERS[name]!() : undefined;
+}
+
+/** Every command, loaded (for `--help`, and tools that list them). */
+export function loadCommands(): Promise<Command[]> {
+  return Promise.all(COMMAND_NAMES.map((name) => LOADERS[name]!()));
+}
+
+async function help(): Promise<string> {
+  const commands = await loadCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `kiro-learn ${VERSION}: a local memory layer for AI coding agents`,
     '',
     'Usage: kiro-learn <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "kiro-learn <command> --help shows a command's options. Data lives in ~/.kiro-learn",
     '(KIRO_LEARN_HOME); settings in its settings.json or KIRO_LEARN_* variables.',
@@ -69,7 +69,7 @@ function help(): string {
 export async function runCli(argv: readonly string[], io: CommandIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    line(name === undefined ? io.stderr : io.stdout, help());
+    line(name === undefined ? io.stderr : io.stdout, await help());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
@@ -80,11 +80,11 @@ export async function runCli(argv: readonly string[], io: CommandIO): Promise<nu
     line(io.stdout, `${scripts.summary}${fix}`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) {
     line(
       io.stderr,
-      `kiro-learn: unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (kiro-learn --help)`,
+      `kiro-learn: unknown command "${name}". Commands: ${COMMAND_NAMES.join(', ')} (kiro-learn --help)`,
     );
     return 2;
   }

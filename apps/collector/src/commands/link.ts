@@ -1,11 +1,8 @@
 import { resolve } from 'node:path';
 import { ensureDataDir, projectIdentity } from '@kiro-learn/schema/node';
-import { createCollector } from '../app.js';
-import { loadSettings } from '../config/load.js';
 import { CollectorError } from '../errors.js';
 import { cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
-import { openCollectorStorage } from '../storage.js';
 import { VERSION } from '../version.js';
 import type { CommandIO } from './types.js';
 
@@ -40,6 +37,12 @@ export async function linkCollector(io: CommandIO): Promise<CollectorLink> {
         },
       });
   } else {
+    // Loaded only here: against a running collector a command needs no storage engine.
+    const [{ loadSettings }, { openCollectorStorage }, { createCollector }] = await Promise.all([
+      import('../config/load.js'),
+      import('../storage.js'),
+      import('../app.js'),
+    ]);
     const loaded = loadSettings(io.env);
     if (!loaded.config) {
       throw new CollectorError(

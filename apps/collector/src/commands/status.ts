@@ -1,5 +1,11 @@
 import { type PauseView, pauses } from '../data/pause.js';
-import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
+import {
+  api,
+  cliAddress,
+  otherDataDir,
+  otherDataDirHelp,
+  probeRunning,
+} from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
@@ -51,12 +57,17 @@ export const status: Command = {
   usage: `kiro-learn status [--json]
 
 Exit code 0 when the collector answers on its port, 1 when it does not.
-  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused`,
+  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused
+           (port_held_by: {home, pid} when another data dir's collector holds the port)`,
   async run(args, io) {
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const files = daemonFiles(address.home);
-    const health = await probeRunning(address, files.lock);
+    const answered = await probeRunning(address, files.lock);
+    // Another data dir's collector on this port is not this data dir's: nothing of it is
+    // reported as this one's (its totals, its projects), only that it holds the port.
+    const other = otherDataDir(answered, address.home);
+    const health: typeof answered = other === undefined ? answered : { ok: false };
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
     let pipeline: PipelineView | undefined;
@@ -80,6 +91,9 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       ...(health.version ? { version: health.version } : {}),
       url: address.baseUrl,
       home: address.home,
+      ...(other !== undefined
+        ? { port_held_by: { home: other, ...(answered.pid ? { pid: answered.pid } : {}) } }
+        : {}),
       log: files.log,
       ...(health.ok && recorded?.pid === health.pid ? { started_at: recorded?.startedAt } : {}),
       ...totals,
@@ -143,7 +157,12 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       for (const p of paused) line(io.stdout, pauseLine(p));
       line(
         io.stdout,
-        `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
+        other !== undefined
+          ? (({ held, fix }) =>
+              `kiro-learn collector for ${address.home} is not running: ${held}; ${fix}`)(
+              otherDataDirHelp(address, other, answered.pid),
+            )
+          : `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
       );
     }
     return health.ok ? 0 : 1;

@@ -1,4 +1,4 @@
-import { isFileLocked } from '@kiro-learn/storage';
+import { isFileLocked } from '@kiro-learn/storage/lock';
 import { cliAddress, probe, sleep } from '../lifecycle/client.js';
 import { daemonFiles, processAlive, readPidFile, removePidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';

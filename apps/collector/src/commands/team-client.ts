@@ -1,20 +1,21 @@
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDataDir, projectIdentity } from '@kiro-learn/schema/node';
+import {
+  createTeamClient,
+  readShareMarker,
+  readUnshared,
+  SHARE_FILE,
+  type SharingStatus,
+  TeamError,
+  writeShareMarker,
+  writeUnshared,
+} from '@kiro-learn/team';
 import { loadSettings } from '../config/load.js';
 import { teamTokenPath } from '../config/team-token.js';
 import { CollectorError } from '../errors.js';
 import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
-import { createTeamClient, TeamRequestError } from '../team/client.js';
-import type { SharingStatus } from '../team/runtime.js';
-import {
-  readShareMarker,
-  readUnshared,
-  SHARE_FILE,
-  writeShareMarker,
-  writeUnshared,
-} from '../team/shares.js';
 import { line, parseCommandArgs } from './args.js';
 import type { CommandIO } from './types.js';
 
@@ -74,7 +75,7 @@ function updateTeamSettings(dir: string, change: (team: Record<string, unknown>)
 
 /** One line saying what a failed call to the team server means for the user. */
 function serverProblem(url: string, error: unknown): string {
-  if (error instanceof TeamRequestError) return error.message;
+  if (error instanceof TeamError) return error.message;
   return `could not reach ${url}: ${error instanceof Error ? error.message : String(error)}`;
 }
 

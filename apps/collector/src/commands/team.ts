@@ -1,9 +1,9 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { type Member, StorageError } from '@kiro-learn/storage';
+import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '@kiro-learn/team';
 import { loadSettings } from '../config/load.js';
 import { CollectorError } from '../errors.js';
 import { daemonFiles } from '../lifecycle/files.js';
-import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '../members.js';
 import { openCollectorStorage } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import { TEAM_CLIENT_SUBCOMMANDS } from './team-client.js';

@@ -1,5 +1,6 @@
 import { formatIssues } from '@kiro-learn/schema';
 import { CORRUPT_DATABASE_HELP, StorageError } from '@kiro-learn/storage';
+import { TeamError } from '@kiro-learn/team';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { CollectorError, httpError } from '../errors.js';
@@ -23,6 +24,14 @@ export function errorResponse(error: unknown): Response {
   let headers: Record<string, string> = {};
   if (error instanceof CollectorError) {
     status = error.status;
+    body =
+      error.details === undefined
+        ? { error: error.message }
+        : { error: error.message, details: error.details };
+    headers = { ...error.headers };
+  } else if (error instanceof TeamError && error.code === 'request') {
+    // A team route's refusal (@kiro-learn/team): the same `{error, details}` shape.
+    status = error.status ?? 400;
     body =
       error.details === undefined
         ? { error: error.message }

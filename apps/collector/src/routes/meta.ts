@@ -1,6 +1,7 @@
 import { NamespaceSchema } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { isLoopbackHost } from '../config/settings.js';
 import type { AppContext } from '../context.js';
 import { pauses } from '../data/pause.js';
 import { parseWith } from '../http/respond.js';
@@ -20,8 +21,11 @@ const BREAKER_LEVEL: Record<string, number> = { closed: 0, 'half-open': 1, open:
 export function metaRoutes(ctx: AppContext): Hono {
   const app = new Hono();
 
+  // `home`: which data dir this collector serves, so a CLI of another data dir never takes
+  // it for its own. Said only on loopback: a server's paths are nobody else's business.
+  const home = isLoopbackHost(ctx.settings.host) ? { home: ctx.settings.home } : {};
   app.get('/healthz', (c) =>
-    c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid }),
+    c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid, ...home }),
   );
 
   // What `kiro-learn status` and the viewer show: uptime and each project's extraction state.

@@ -48,6 +48,18 @@ export function summaryBody(text: string | undefined): HookEvent['body'] {
     : { type: 'text', content: '' };
 }
 
+/**
+ * The body of a turn that ended on an error instead of an answer: the agent's category
+ * (`rate_limit`, `server_error`, …) and what it says about it.
+ */
+export function failedTurnBody(
+  category: string | undefined,
+  detail: string | undefined,
+): HookEvent['body'] {
+  const content = `The turn failed${category ? ` (${category})` : ''}${detail ? `: ${detail}` : ''}.`;
+  return { type: 'message', turns: [{ role: 'error', content }] };
+}
+
 /** The leading `Exit code N` some agents put in a failed command's error text. */
 export function exitCodeIn(text: string): number | undefined {
   const match = /^\s*exit(?: code|_code| status)[:\s]+(-?\d+)\b/i.exec(text);
@@ -112,5 +124,8 @@ export function hooksOf(frame: HookFrame) {
     /** The turn ends, with the assistant's answer where the agent gives it. */
     turnEnd: (text: string | undefined): MapResult =>
       hook({ kind: 'session_summary', body: summaryBody(text) }),
+    /** The turn ends on an error, not an answer: extracted now, and read as failed. */
+    turnFailed: (category: string | undefined, detail: string | undefined): MapResult =>
+      hook({ kind: 'session_summary', body: failedTurnBody(category, detail) }),
   };
 }

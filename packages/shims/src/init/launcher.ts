@@ -67,12 +67,25 @@ export function hookCommand(
   return `kl_bin=${bin}; [ -f "$kl_bin/${HOOK_LAUNCHER}" ] && set -- ${words} && . "$kl_bin/${HOOK_LAUNCHER}"; exit 0`;
 }
 
+/**
+ * The line a committed MCP registration prints where kiro-learn is not installed: what a
+ * teammate's agent shows in its MCP log instead of a bare "exit 127".
+ */
+export const MCP_MISSING =
+  'kiro-learn MCP server: kiro-learn is not installed on this machine; install it (npm install -g kiro-learn) and run kiro-learn init in this project';
+
 /** How agents start the MCP server: through the launcher, found the portable way. */
 export function mcpRegistration(
   data: string,
   portable: boolean,
 ): { command: string; args: string[] } {
   return portable
-    ? { command: 'sh', args: ['-c', `exec "${PORTABLE_DATA_DIR}/bin/${MCP_LAUNCHER}"`] }
+    ? {
+        command: 'sh',
+        args: [
+          '-c',
+          `m="${PORTABLE_DATA_DIR}/bin/${MCP_LAUNCHER}"; [ -x "$m" ] && exec "$m"; echo ${shellQuote(MCP_MISSING)} >&2; exit 1`,
+        ],
+      }
     : { command: join(data, 'bin', MCP_LAUNCHER), args: [] };
 }

@@ -9,6 +9,7 @@ import { ShimsError } from '../errors.js';
 import type { ShimSurface } from '../hook.js';
 import { INSTALL_SURFACES, type InstallSurface } from './detect.js';
 import { type FileChange, owned, removed, shower } from './files.js';
+import { gitignoreAdditions, gitignoreRemovals } from './gitignore.js';
 import type { InstallContext, InstallScope } from './installer.js';
 import { readText, serializeLike, writeAtomic } from './json-file.js';
 import {
@@ -155,6 +156,10 @@ export function planInit(options: InitOptions): Plan {
     );
   }
   for (const installer of installers) changes.push(...installer.install(ctx));
+  if (scope === 'project') {
+    const personal = installers.flatMap((installer) => installer.personal?.(ctx) ?? []);
+    changes.push(...gitignoreAdditions(root, personal, show));
+  }
   // The compressor agent runs on Kiro CLI: written only where Kiro is, so that installing
   // for another agent never creates ~/.kiro (which would look like a Kiro install).
   if (options.compressorAgent && (probe.onPath('kiro-cli') || probe.isDir(join(home, '.kiro')))) {
@@ -190,6 +195,7 @@ export function planUninstall(options: UninstallOptions): Plan {
     mcpServer: (portable) => mcpRegistration(data, portable),
   };
   const changes = INSTALLERS.flatMap((installer) => installer.uninstall(ctx));
+  if (scope === 'project') changes.push(...gitignoreRemovals(root, show));
   if (options.purge) {
     changes.push(
       ...removed(

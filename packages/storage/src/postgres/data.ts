@@ -1,15 +1,10 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
-import type { ForgetCounts, ForgetScope, PrunePolicy, StorageBackend } from '../backend.js';
+import type { DataStore, ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
 import { StorageError } from '../errors.js';
 import type { PgContext } from './context.js';
-import { pgRecordFromRow } from './records.js';
+import { pgRecordFromRow } from './rows.js';
 import type { PgRecordRow } from './tables.js';
-
-export type DataMethods = Pick<
-  StorageBackend,
-  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
->;
 
 type Where = RawBuilder<unknown>;
 
@@ -87,7 +82,7 @@ function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
 }
 
 /** The PostgreSQL side of forget, export scans, retention; no file backup. */
-export function pgData(ctx: PgContext): DataMethods {
+export function pgData(ctx: PgContext): DataStore {
   const { db } = ctx;
 
   async function count(plan: Plan): Promise<ForgetCounts> {

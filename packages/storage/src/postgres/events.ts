@@ -1,30 +1,21 @@
 import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
-import type { EventHead, StorageBackend } from '../backend.js';
+import type { EventHead, EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { eventJson } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import type { PgEventBatcher } from './event-batcher.js';
-
-export type EventMethods = Pick<
-  StorageBackend,
-  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'getEventHeads' | 'listEvents'
->;
 
 const MAX_SEQ = 9_223_372_036_854_775_807n;
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
-export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): EventMethods {
+export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): Omit<EventStore, 'watchEvents'> {
   const { db } = ctx;
 
   async function getEventJson(eventId: string): Promise<string | undefined> {
     ctx.ensureOpen();
     if (hasNul(eventId)) return undefined;
-    const row = await db
-      .selectFrom('events')
-      .select('json')
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    return row?.json;
+    return eventJson(db, eventId);
   }
 
   return {

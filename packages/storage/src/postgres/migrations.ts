@@ -449,6 +449,66 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         REFERENCES events (event_id) ON DELETE CASCADE`,
     ],
   },
+  {
+    // What a record answers and what replaced it, as SQLite's 0011: `questions` (JSON list)
+    // with a search vector of its own (`questions_search`, GIN-indexed), so search weighs it
+    // apart from the record's own text; `superseded_by` links a record to the newer one
+    // that retired it (indexed for the reverse lookup). Deleting a record releases the
+    // records it superseded, and a change of either is pushed to a team.
+    name: '0010_questions_and_supersession',
+    statements: [
+      `ALTER TABLE memory_records
+        ADD COLUMN questions TEXT NOT NULL DEFAULT '[]',
+        ADD COLUMN questions_search TSVECTOR NOT NULL DEFAULT ''::tsvector,
+        ADD COLUMN superseded_by TEXT COLLATE "C",
+        ADD COLUMN superseded_at TEXT,
+        ADD COLUMN superseded_reason TEXT`,
+      'CREATE INDEX memory_records_superseded_by ON memory_records (superseded_by) WHERE superseded_by IS NOT NULL',
+      'CREATE INDEX memory_records_questions_search ON memory_records USING GIN (questions_search)',
+      `CREATE FUNCTION memory_records_release_links() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        UPDATE memory_records SET superseded_by = NULL, superseded_at = NULL,
+          superseded_reason = NULL
+        WHERE superseded_by IN (SELECT record_id FROM removed);
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_links_ad AFTER DELETE ON memory_records
+        REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION memory_records_release_links()`,
+      `CREATE OR REPLACE FUNCTION team_outbox_queue() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      DECLARE
+        at TEXT := to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+      BEGIN
+        IF TG_OP = 'UPDATE' AND (
+          OLD.record_id, OLD.namespace, OLD.strategy, OLD.title, OLD.summary, OLD.facts,
+          OLD.concepts, OLD.files, OLD.observation_type, OLD.source_event_ids, OLD.created_at,
+          OLD.updated_at, OLD.metadata, OLD.questions, OLD.superseded_by, OLD.superseded_at,
+          OLD.superseded_reason
+        ) IS NOT DISTINCT FROM (
+          NEW.record_id, NEW.namespace, NEW.strategy, NEW.title, NEW.summary, NEW.facts,
+          NEW.concepts, NEW.files, NEW.observation_type, NEW.source_event_ids, NEW.created_at,
+          NEW.updated_at, NEW.metadata, NEW.questions, NEW.superseded_by, NEW.superseded_at,
+          NEW.superseded_reason
+        ) THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND
+            (OLD.record_id <> NEW.record_id OR OLD.namespace <> NEW.namespace)) THEN
+          INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+          SELECT OLD.record_id, OLD.namespace, s.project_id, 'delete', at
+          FROM team_shares s WHERE s.namespace = OLD.namespace;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+          SELECT NEW.record_id, NEW.namespace, s.project_id, 'put', at
+          FROM team_shares s WHERE s.namespace = NEW.namespace;
+        END IF;
+        RETURN NULL;
+      END $$`,
+    ],
+  },
 ];
 
 export function pgChecksum(migration: PgMigration): string {

@@ -287,9 +287,10 @@ const RETRYABLE = new Set(['40P01', '40001']);
  * Every method with driver errors translated (see translateError), retried once after a
  * deadlock or serialization failure.
  */
-function guarded<T extends Record<string, (...args: never[]) => Promise<unknown>>>(methods: T): T {
+function guarded<T extends object>(methods: T): T {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(methods)) {
+  for (const [name, value] of Object.entries(methods)) {
+    const method = value as (...args: never[]) => Promise<unknown>;
     wrapped[name] = async (...args: never[]) => {
       try {
         return await method(...args);

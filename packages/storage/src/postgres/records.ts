@@ -1,80 +1,12 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { RecordStore } from '../backend.js';
 import { countRecords } from '../portable.js';
+import { checkLink, followChain } from '../supersession.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
-import { searchVector } from './search.js';
+import { pgRecordFromRow, pgRowFromRecord, RECORD_COLUMNS, recordColumns } from './rows.js';
+import { questionsVector, searchVector } from './search.js';
 import type { PgRecordRow, PgTables } from './tables.js';
-
-export type RecordMethods = Pick<
-  StorageBackend,
-  | 'putRecord'
-  | 'insertRecord'
-  | 'getRecord'
-  | 'getRecords'
-  | 'updateRecord'
-  | 'deleteRecord'
-  | 'listRecords'
->;
-
-/** The stored columns of a record (without its search vector). */
-export const RECORD_COLUMNS = [
-  'record_id',
-  'namespace',
-  'strategy',
-  'title',
-  'summary',
-  'facts',
-  'concepts',
-  'files',
-  'observation_type',
-  'source_event_ids',
-  'created_at',
-  'updated_at',
-  'metadata',
-] as const;
-
-export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {
-  return {
-    record_id: withoutNul(record.record_id),
-    namespace: withoutNul(record.namespace),
-    strategy: withoutNul(record.strategy),
-    title: withoutNul(record.title),
-    summary: withoutNul(record.summary),
-    facts: JSON.stringify(record.facts),
-    concepts: JSON.stringify(record.concepts),
-    files: JSON.stringify(record.files_touched),
-    observation_type: record.observation_type,
-    source_event_ids: JSON.stringify(record.source_event_ids),
-    created_at: withoutNul(record.created_at),
-    updated_at: record.updated_at === undefined ? null : withoutNul(record.updated_at),
-    metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
-  };
-}
-
-export function pgRecordFromRow(row: PgRecordRow): MemoryRecord {
-  return {
-    record_id: row.record_id,
-    namespace: row.namespace,
-    strategy: row.strategy,
-    title: row.title,
-    summary: row.summary,
-    facts: JSON.parse(row.facts) as string[],
-    concepts: JSON.parse(row.concepts) as string[],
-    files_touched: JSON.parse(row.files) as string[],
-    observation_type: row.observation_type as MemoryRecord['observation_type'],
-    source_event_ids: JSON.parse(row.source_event_ids) as string[],
-    created_at: row.created_at,
-    ...(row.updated_at !== null ? { updated_at: row.updated_at } : {}),
-    ...(row.metadata !== null
-      ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
-      : {}),
-  };
-}
-
-/** `SELECT` list of a record's stored columns, qualified by `alias`. */
-export const recordColumns = (alias: string) =>
-  sql.join(RECORD_COLUMNS.map((c) => sql.ref(`${alias}.${c}`)));
 
 /**
  * Inserts or replaces a record with its search vector, in one statement. Works on a
@@ -89,11 +21,11 @@ export function upsertRecordStatement(record: MemoryRecord): RawBuilder<unknown>
   const row = pgRowFromRecord(record);
   const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
   return sql`
-    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
-    VALUES (${sql.join(values)}, ${searchVector(record)})
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search, questions_search)
+    VALUES (${sql.join(values)}, ${searchVector(record)}, ${questionsVector(record)})
     ON CONFLICT (record_id) DO UPDATE SET
       ${sql.join(RECORD_COLUMNS.filter((c) => c !== 'record_id').map((c) => sql`${sql.ref(c)} = EXCLUDED.${sql.ref(c)}`))},
-      search = EXCLUDED.search`;
+      search = EXCLUDED.search, questions_search = EXCLUDED.questions_search`;
 }
 
 /** Inserts a record unless its id exists; false when it did (nothing is changed then). */
@@ -101,15 +33,18 @@ async function insertRecordIfAbsent(db: Kysely<PgTables>, record: MemoryRecord):
   const row = pgRowFromRecord(record);
   const values = RECORD_COLUMNS.map((c) => sql`${row[c]}`);
   const { rows } = await sql`
-    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search)
-    VALUES (${sql.join(values)}, ${searchVector(record)})
+    INSERT INTO memory_records (${sql.join(RECORD_COLUMNS.map((c) => sql.ref(c)))}, search, questions_search)
+    VALUES (${sql.join(values)}, ${searchVector(record)}, ${questionsVector(record)})
     ON CONFLICT (record_id) DO NOTHING
     RETURNING record_id`.execute(db);
   return rows.length > 0;
 }
 
+/** How deep the cycle check follows a chain (chains are a few records long). */
+const MAX_CHAIN_DEPTH = 10_000;
+
 /** Memory records: one row per record_id, its search vector rebuilt on every write. */
-export function pgRecords(ctx: PgContext): RecordMethods {
+export function pgRecords(ctx: PgContext): RecordStore {
   const { db } = ctx;
 
   return {
@@ -175,11 +110,84 @@ export function pgRecords(ctx: PgContext): RecordMethods {
       return Number(result.numDeletedRows) > 0;
     },
 
+    async supersedeRecord(link) {
+      ctx.ensureOpen();
+      if (hasNul(link.recordId) || hasNul(link.supersededBy)) return undefined;
+      return db.transaction().execute(async (trx) => {
+        // Both ends locked (in id order, so two links never deadlock), then the chain from
+        // the newer one read: no other link can close a cycle meanwhile.
+        const ends = await trx
+          .selectFrom('memory_records')
+          .select(['record_id', 'namespace'])
+          .where('record_id', 'in', [link.recordId, link.supersededBy])
+          .orderBy('record_id')
+          .forUpdate()
+          .execute();
+        const older = ends.find((row) => row.record_id === link.recordId);
+        const newer = ends.find((row) => row.record_id === link.supersededBy);
+        if (!older || !newer) return undefined;
+        const { rows } = await sql<{ record_id: string; superseded_by: string | null }>`
+          WITH RECURSIVE chain(record_id, superseded_by, depth) AS (
+            SELECT record_id, superseded_by, 0 FROM memory_records WHERE record_id = ${newer.record_id}
+            UNION ALL
+            SELECT r.record_id, r.superseded_by, c.depth + 1
+            FROM memory_records r JOIN chain c ON r.record_id = c.superseded_by
+            WHERE c.depth < ${MAX_CHAIN_DEPTH}
+          )
+          SELECT record_id, superseded_by FROM chain`.execute(trx);
+        const next = new Map(rows.map((row) => [row.record_id, row.superseded_by]));
+        checkLink(
+          older,
+          newer,
+          followChain(newer.record_id, (id) => next.get(id)),
+        );
+        await trx
+          .updateTable('memory_records')
+          .set({
+            superseded_by: link.supersededBy,
+            superseded_at: withoutNul(link.at ?? now()),
+            superseded_reason: link.reason === undefined ? null : withoutNul(link.reason),
+          })
+          .where('record_id', '=', link.recordId)
+          .execute();
+        const row = await trx
+          .selectFrom('memory_records')
+          .select(RECORD_COLUMNS)
+          .where('record_id', '=', link.recordId)
+          .executeTakeFirstOrThrow();
+        return pgRecordFromRow(row);
+      });
+    },
+
+    async clearSupersession(recordId) {
+      ctx.ensureOpen();
+      if (hasNul(recordId)) return undefined;
+      const row = await db
+        .updateTable('memory_records')
+        .set({ superseded_by: null, superseded_at: null, superseded_reason: null })
+        .where('record_id', '=', recordId)
+        .returning(RECORD_COLUMNS)
+        .executeTakeFirst();
+      return row ? pgRecordFromRow(row) : undefined;
+    },
+
+    async listSuperseded(recordIds) {
+      ctx.ensureOpen();
+      const ids = recordIds.filter((id) => !hasNul(id));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<PgRecordRow>`
+        SELECT ${recordColumns('r')} FROM memory_records r
+        WHERE r.superseded_by = ANY(${ids}::text[])
+        ORDER BY r.created_at DESC, r.record_id DESC`.execute(db);
+      return rows.map(pgRecordFromRow);
+    },
+
     async listRecords(query) {
       ctx.ensureOpen();
       const keys = [query.namespace, query.strategy, query.since, query.until];
       if (keys.some((key) => key !== undefined && hasNul(key))) return { items: [], total: 0 };
       let q = db.selectFrom('memory_records');
+      if (query.current === true) q = q.where('superseded_by', 'is', null);
       if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
       if (query.observationType !== undefined)
         q = q.where('observation_type', '=', query.observationType);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
-import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
-import { pgRecordFromRow, recordColumns } from './records.js';
+import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow } from './tables.js';
 import type { CommonLexemes, PgTermStats } from './term-stats.js';
 
@@ -48,6 +48,14 @@ export function searchVector(record: MemoryRecord): RawBuilder<unknown> {
 }
 
 /**
+ * The vector of the questions a record answers: a field of its own (not a label of
+ * `search`, whose four labels are taken), ranked with the `questions` column weight.
+ */
+export function questionsVector(record: MemoryRecord): RawBuilder<unknown> {
+  return sql`to_tsvector(${CONFIG}::regconfig, ${searchText(record.questions ?? [])})`;
+}
+
+/**
  * ts_rank weights `{D, C, B, A}` from column weights (scaled so the largest is 1;
  * concepts and files share label B and take the larger of their two weights).
  */
@@ -57,6 +65,12 @@ export function rankWeights(w: ColumnWeights): number[] {
   );
   const top = Math.max(...byLabel, 1e-9);
   return byLabel.map((x) => x / top);
+}
+
+/** The `questions` weight on the scale of rankWeights (the largest field weight is 1). */
+export function questionsWeight(w: ColumnWeights): number {
+  const top = Math.max(w.summary, w.facts, w.concepts, w.files, w.title, 1e-9);
+  return Math.max(0, w.questions) / top;
 }
 
 /** A tsquery literal of lexemes as PostgreSQL produced them (never parsed as operators). */
@@ -81,10 +95,7 @@ export interface PgSearchSettings {
  * document frequencies the planner counted) times ts_rank of that term alone (weighted by
  * field, saturating in term frequency, normalised by document length), summed.
  */
-export function pgSearch(
-  ctx: PgContext,
-  settings: PgSearchSettings,
-): Pick<StorageBackend, 'searchRecords'> {
+export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStore {
   const { db } = ctx;
   const dfCache = new Map<string, { df: number; atTotal: number }>();
 
@@ -124,7 +135,9 @@ export function pgSearch(
       const queries = missing.map((term) => terms.get(term) ?? '');
       const { rows } = await sql<{ i: string; df: string }>`
         SELECT t.i, (SELECT count(*) FROM (
-          SELECT 1 FROM memory_records WHERE search @@ t.q::tsquery LIMIT ${settings.maxPostings + 1}
+          SELECT 1 FROM memory_records
+          WHERE search @@ t.q::tsquery OR questions_search @@ t.q::tsquery
+          LIMIT ${settings.maxPostings + 1}
         ) hits) AS df
         FROM unnest(${queries}::text[]) WITH ORDINALITY AS t(q, i)`.execute(db);
       if (dfCache.size >= 50_000) dfCache.clear();
@@ -146,6 +159,7 @@ export function pgSearch(
     if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
     if (query.observationType !== undefined)
       parts.push(sql`AND r.observation_type = ${query.observationType}`);
+    if (query.current === true) parts.push(sql`AND r.superseded_by IS NULL`);
     if (query.file !== undefined) {
       const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
       parts.push(
@@ -157,7 +171,7 @@ export function pgSearch(
   }
 
   async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
-    const columns = ['title', 'summary', 'facts', 'concepts', 'files'];
+    const columns = ['title', 'summary', 'facts', 'concepts', 'files', 'questions'];
     const matched = words.map(
       (word) =>
         sql`(${sql.join(
@@ -234,23 +248,30 @@ export function pgSearch(
         };
       });
       try {
-        const weights = rankWeights({ ...settings.weights, ...query.weights });
+        const columnWeights = { ...settings.weights, ...query.weights };
+        const weights = rankWeights(columnWeights);
+        const askedWeight = questionsWeight(columnWeights);
         const anyTerm = kept.map((t) => t.query).join(' | ');
         const match =
           query.namespace === undefined
             ? anyTerm
             : `${quoteLexeme(namespaceLexeme(query.namespace))} & (${anyTerm})`;
+        // A record's questions have a vector of their own: matched beside `search` (the
+        // namespace is then compared by the filters), ranked with their own weight.
+        const asked = askedWeight > 0 ? sql` OR r.questions_search @@ ${anyTerm}::tsquery` : sql``;
         const score = sql.join(
-          kept.map(
-            (t) =>
-              sql`${t.idf}::float8 * ts_rank(${weights}::float4[], r.search, ${t.query}::tsquery, 1)`,
+          kept.map((t) =>
+            askedWeight > 0
+              ? sql`${t.idf}::float8 * (ts_rank(${weights}::float4[], r.search, ${t.query}::tsquery, 1)
+                  + ${askedWeight}::float8 * ts_rank('{1,1,1,1}'::float4[], r.questions_search, ${t.query}::tsquery, 1))`
+              : sql`${t.idf}::float8 * ts_rank(${weights}::float4[], r.search, ${t.query}::tsquery, 1)`,
           ),
           sql` + `,
         );
         const { rows } = await sql<PgRecordRow & { score: number }>`
           SELECT ${recordColumns('r')}, (${score}) AS score
           FROM memory_records r
-          WHERE r.search @@ ${match}::tsquery ${filters(query)}
+          WHERE (r.search @@ ${match}::tsquery${asked}) ${filters(query)}
           ORDER BY score DESC, r.record_id DESC
           LIMIT ${query.limit}`.execute(db);
         return rows.map(({ score: s, ...row }) => ({

@@ -30,6 +30,22 @@ const RECORD_CONTENT_COLUMNS = [
   'metadata',
 ];
 
+/** Content columns added by 0011 (questions, supersession): an edit of these is pushed too. */
+const RECORD_CONTENT_COLUMNS_0011 = [
+  ...RECORD_CONTENT_COLUMNS,
+  'questions',
+  'superseded_by',
+  'superseded_at',
+  'superseded_reason',
+];
+
+/** The full-text index's columns, in order (bm25 weights follow it), from 0011 on. */
+const FTS_COLUMNS_0011 = 'title, summary, facts, concepts, files, questions, ns_token';
+const FTS_NEW_0011 =
+  'new.rid, new.title, new.summary, new.facts, new.concepts, new.files, new.questions, new.ns_token';
+const FTS_OLD_0011 =
+  'old.rid, old.title, old.summary, old.facts, old.concepts, old.files, old.questions, old.ns_token';
+
 /** A trigger condition: any of these columns changed. */
 const changed = (columns: readonly string[]) =>
   columns.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ');
@@ -347,6 +363,82 @@ export const MIGRATIONS: readonly Migration[] = [
         deleted_by TEXT NOT NULL,
         deleted_at TEXT NOT NULL
       ) WITHOUT ROWID`,
+    ],
+  },
+  {
+    // What a record answers and what replaced it. `questions` (JSON list, the questions a
+    // record answers) becomes a column of the full-text index of its own, so search can
+    // weigh it below the record's own text: FTS5 tables cannot gain a column, so the index
+    // is rebuilt from the records (its triggers with it). `superseded_by` links a record to
+    // the newer one that retired it (indexed for the reverse lookup); an edit of either is
+    // pushed to a team like any other content change.
+    name: '0011_questions_and_supersession',
+    statements: [
+      "ALTER TABLE memory_records ADD COLUMN questions TEXT NOT NULL DEFAULT '[]'",
+      'ALTER TABLE memory_records ADD COLUMN superseded_by TEXT',
+      'ALTER TABLE memory_records ADD COLUMN superseded_at TEXT',
+      'ALTER TABLE memory_records ADD COLUMN superseded_reason TEXT',
+      'CREATE INDEX memory_records_superseded_by ON memory_records (superseded_by) WHERE superseded_by IS NOT NULL',
+      'DROP TRIGGER memory_records_ai',
+      'DROP TRIGGER memory_records_ad',
+      'DROP TRIGGER memory_records_au',
+      'DROP TABLE memory_vocab',
+      'DROP TABLE memory_fts',
+      `CREATE VIRTUAL TABLE memory_fts USING fts5(
+        ${FTS_COLUMNS_0011},
+        content='memory_records', content_rowid='rid', tokenize='${TOKENIZER}'
+      )`,
+      "CREATE VIRTUAL TABLE memory_vocab USING fts5vocab(memory_fts, 'row')",
+      "INSERT INTO memory_fts (memory_fts, rank) VALUES ('secure-delete', 1)",
+      "INSERT INTO memory_fts (memory_fts) VALUES ('rebuild')",
+      `CREATE TRIGGER memory_records_ai AFTER INSERT ON memory_records BEGIN
+        INSERT INTO memory_fts (rowid, ${FTS_COLUMNS_0011}) VALUES (${FTS_NEW_0011});
+        INSERT INTO namespace_counts (namespace, memories) VALUES (new.namespace, 1)
+          ON CONFLICT (namespace) DO UPDATE SET memories = memories + 1;
+        INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
+          ON CONFLICT (namespace, observation_type) DO UPDATE SET n = n + 1;
+      END`,
+      `CREATE TRIGGER memory_records_ad AFTER DELETE ON memory_records BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, ${FTS_COLUMNS_0011}) VALUES ('delete', ${FTS_OLD_0011});
+        UPDATE namespace_counts SET memories = memories - 1 WHERE namespace = old.namespace;
+        UPDATE type_counts SET n = n - 1
+          WHERE namespace = old.namespace AND observation_type = old.observation_type;
+      END`,
+      // The index row changes only with the indexed text (not with a supersession).
+      `CREATE TRIGGER memory_records_au AFTER UPDATE ON memory_records
+        WHEN old.title IS NOT new.title OR old.summary IS NOT new.summary
+          OR old.facts IS NOT new.facts OR old.concepts IS NOT new.concepts
+          OR old.files IS NOT new.files OR old.questions IS NOT new.questions
+          OR old.ns_token IS NOT new.ns_token OR old.rid IS NOT new.rid
+      BEGIN
+        INSERT INTO memory_fts (memory_fts, rowid, ${FTS_COLUMNS_0011}) VALUES ('delete', ${FTS_OLD_0011});
+        INSERT INTO memory_fts (rowid, ${FTS_COLUMNS_0011}) VALUES (${FTS_NEW_0011});
+      END`,
+      `CREATE TRIGGER memory_records_types_au AFTER UPDATE ON memory_records
+        WHEN old.namespace IS NOT new.namespace OR old.observation_type IS NOT new.observation_type
+      BEGIN
+        UPDATE type_counts SET n = n - 1
+          WHERE namespace = old.namespace AND observation_type = old.observation_type;
+        INSERT INTO type_counts (namespace, observation_type, n) VALUES (new.namespace, new.observation_type, 1)
+          ON CONFLICT (namespace, observation_type) DO UPDATE SET n = n + 1;
+      END`,
+      // A deleted record retires nothing: the records it superseded are current again.
+      `CREATE TRIGGER memory_records_links_ad AFTER DELETE ON memory_records BEGIN
+        UPDATE memory_records SET superseded_by = NULL, superseded_at = NULL, superseded_reason = NULL
+          WHERE superseded_by = old.record_id;
+      END`,
+      'DROP TRIGGER team_outbox_au',
+      `CREATE TRIGGER team_outbox_au AFTER UPDATE ON memory_records
+        WHEN ${changed(RECORD_CONTENT_COLUMNS_0011)}
+      BEGIN
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT old.record_id, old.namespace, s.project_id, 'delete', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = old.namespace
+          AND (old.record_id IS NOT new.record_id OR old.namespace IS NOT new.namespace);
+        INSERT INTO team_outbox (shared_record_id, namespace, project_id, op, queued_at)
+        SELECT new.record_id, new.namespace, s.project_id, 'put', ${ISO_NOW}
+        FROM team_shares s WHERE s.namespace = new.namespace;
+      END`,
     ],
   },
 ];

@@ -119,6 +119,9 @@ class SqliteReader implements StorageReader {
   listRecords(...args: Parameters<StorageReads['listRecords']>) {
     return this.#call('listRecords', args) as ReturnType<StorageReads['listRecords']>;
   }
+  listSuperseded(...args: Parameters<StorageReads['listSuperseded']>) {
+    return this.#call('listSuperseded', args) as ReturnType<StorageReads['listSuperseded']>;
+  }
   listPending(...args: Parameters<StorageReads['listPending']>) {
     return this.#call('listPending', args) as ReturnType<StorageReads['listPending']>;
   }

@@ -1,33 +1,34 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import type { StorageBackend } from '../backend.js';
+import type { RecordStore } from '../backend.js';
 import { countRecords } from '../portable.js';
+import { checkLink, followChain } from '../supersession.js';
 import { now, type SqliteContext } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
 import type { WriteStatements } from './writes.js';
 
-export type RecordMethods = Pick<
-  StorageBackend,
-  | 'putRecord'
-  | 'insertRecord'
-  | 'getRecord'
-  | 'getRecords'
-  | 'updateRecord'
-  | 'deleteRecord'
-  | 'listRecords'
->;
+interface LinkRow {
+  record_id: string;
+  superseded_by: string | null;
+  superseded_at: string | null;
+  superseded_reason: string | null;
+}
 
 /**
- * Delete then insert: a fresh rid, and the triggers keep FTS and the counts right.
+ * Delete then insert: a fresh rid, and the triggers keep FTS and the counts right. The
+ * delete trigger releases records this one superseded (a deleted record retires nothing):
+ * a replaced record keeps them, so their links are put back.
  * Synchronous: runs inside a write (WriteBatcher).
  */
 export function upsertRecord(w: WriteStatements, row: RecordRow): void {
+  const links = w.selectLinksTo.all(row.record_id) as LinkRow[];
   w.deleteRecord.run(row.record_id);
   w.insertRecord.run(row);
+  for (const link of links) w.setLink.run(link);
 }
 
 /** Memory records: upserts, lookups, patches, and listing with trigger-kept totals. */
-export function sqliteRecords(ctx: SqliteContext): RecordMethods {
+export function sqliteRecords(ctx: SqliteContext): RecordStore {
   const { db, w, writes } = ctx;
 
   return {
@@ -86,9 +87,60 @@ export function sqliteRecords(ctx: SqliteContext): RecordMethods {
       return writes.enqueue(() => w.deleteRecord.run(recordId).changes > 0);
     },
 
+    async supersedeRecord(link) {
+      ctx.ensureOpen();
+      // Checked and written in one step of the write queue: no other link can slip in
+      // between and close a cycle.
+      return writes.enqueue(() => {
+        const older = w.selectRecord.get(link.recordId) as RecordRow | undefined;
+        const newer = w.selectRecord.get(link.supersededBy) as RecordRow | undefined;
+        if (!older || !newer) return undefined;
+        const successorOf = (id: string) =>
+          (w.selectRecord.get(id) as RecordRow | undefined)?.superseded_by;
+        checkLink(older, newer, followChain(newer.record_id, successorOf));
+        w.setLink.run({
+          record_id: link.recordId,
+          superseded_by: link.supersededBy,
+          superseded_at: link.at ?? now(),
+          superseded_reason: link.reason ?? null,
+        });
+        return recordFromRow(w.selectRecord.get(link.recordId) as RecordRow);
+      });
+    },
+
+    async clearSupersession(recordId) {
+      ctx.ensureOpen();
+      return writes.enqueue(() => {
+        w.setLink.run({
+          record_id: recordId,
+          superseded_by: null,
+          superseded_at: null,
+          superseded_reason: null,
+        });
+        const row = w.selectRecord.get(recordId) as RecordRow | undefined;
+        return row ? recordFromRow(row) : undefined;
+      });
+    },
+
+    async listSuperseded(recordIds) {
+      ctx.ensureOpen();
+      if (recordIds.length === 0) return [];
+      const records: MemoryRecord[] = [];
+      for (let i = 0; i < recordIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('memory_records')
+          .selectAll()
+          .where('superseded_by', 'in', recordIds.slice(i, i + 500))
+          .execute();
+        records.push(...rows.map(recordFromRow));
+      }
+      return records.sort(newestFirst);
+    },
+
     async listRecords(query) {
       ctx.ensureOpen();
       let q = db.selectFrom('memory_records');
+      if (query.current === true) q = q.where('superseded_by', 'is', null);
       if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
       if (query.observationType !== undefined)
         q = q.where('observation_type', '=', query.observationType);
@@ -105,4 +157,12 @@ export function sqliteRecords(ctx: SqliteContext): RecordMethods {
       return { items: rows.map(recordFromRow), total: await countRecords(db, query) };
     },
   };
+}
+
+/** Newest first by `created_at`, then id (the order of listRecords). */
+export function newestFirst(a: MemoryRecord, b: MemoryRecord): number {
+  return (
+    b.created_at.localeCompare(a.created_at) ||
+    (a.record_id < b.record_id ? 1 : a.record_id > b.record_id ? -1 : 0)
+  );
 }

@@ -1,13 +1,11 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from '../backend.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import type { SqliteContext } from './context.js';
 import { namespaceToken, recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
-
-export type SearchMethods = Pick<StorageBackend, 'searchRecords'>;
 
 /**
  * Document frequencies of index terms, with the index size they were counted at. Shared
@@ -40,7 +38,7 @@ export function createQueryTermTables(sqlite: Database.Database): void {
  * weights, exact namespace equality, and a LIKE scan when FTS5 rejects the query (hostile
  * input is never an error).
  */
-export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings): SearchMethods {
+export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings): SearchStore {
   const { db, sqlite, statements } = ctx;
   const { termCounts, maxPostings } = settings;
   let dfStatement: Database.Statement | undefined;
@@ -101,14 +99,15 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
     query: SearchOptions,
   ): Promise<SearchHit[]> {
     const w = { ...settings.weights, ...query.weights };
-    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files}, 0)`;
+    const rank = sql`bm25(memory_fts, ${w.title}, ${w.summary}, ${w.facts}, ${w.concepts}, ${w.files}, ${w.questions}, 0)`;
     // Query terms may only hit content columns; the namespace token only its own column.
-    const content = `{title summary facts concepts files} : (${match})`;
+    const content = `{title summary facts concepts files questions} : (${match})`;
     const scoped =
       query.namespace === undefined
         ? content
         : `ns_token : ${quoteTerm(namespaceToken(query.namespace))} AND ${content}`;
-    const filtered = query.observationType !== undefined || query.file !== undefined;
+    const filtered =
+      query.observationType !== undefined || query.file !== undefined || query.current === true;
     // Without extra filters, rank inside FTS5 and join only the top hits to their rows.
     const { rows } = filtered
       ? await sql<RecordRow & { score: number }>`
@@ -131,7 +130,7 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
   }
 
   async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
-    const columns = ['title', 'summary', 'facts', 'concepts', 'files'];
+    const columns = ['title', 'summary', 'facts', 'concepts', 'files', 'questions'];
     const matched = words.map(
       (word) =>
         sql`(${sql.join(
@@ -182,6 +181,7 @@ function filters(query: SearchOptions) {
   if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
   if (query.observationType !== undefined)
     parts.push(sql`AND r.observation_type = ${query.observationType}`);
+  if (query.current === true) parts.push(sql`AND r.superseded_by IS NULL`);
   if (query.file !== undefined) {
     const suffix = `%/${escapeLike(query.file.replace(/^\/+/, ''))}`;
     parts.push(

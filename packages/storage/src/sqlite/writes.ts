@@ -15,6 +15,10 @@ const RECORD_COLUMNS = [
   'updated_at',
   'metadata',
   'ns_token',
+  'questions',
+  'superseded_by',
+  'superseded_at',
+  'superseded_reason',
 ] as const;
 
 export type WriteStatements = Record<
@@ -28,6 +32,8 @@ export type WriteStatements = Record<
   | 'deleteRecord'
   | 'insertRecord'
   | 'updateRecord'
+  | 'selectLinksTo'
+  | 'setLink'
   | 'insertRetrieval'
   | 'insertExtraction',
   Database.Statement
@@ -67,6 +73,15 @@ export function prepareWrites(sqlite: Database.Database): WriteStatements {
     updateRecord: prepare(
       `UPDATE memory_records SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}
        WHERE record_id = @target`,
+    ),
+    // Supersession links (migration 0011): who points at a record, and setting one.
+    selectLinksTo: prepare(
+      `SELECT record_id, superseded_by, superseded_at, superseded_reason FROM memory_records
+       WHERE superseded_by = ?`,
+    ),
+    setLink: prepare(
+      `UPDATE memory_records SET superseded_by = @superseded_by, superseded_at = @superseded_at,
+         superseded_reason = @superseded_reason WHERE record_id = @record_id`,
     ),
     insertRetrieval: prepare(
       `INSERT INTO retrieval_log (namespace, session_id, event_id, query, record_ids, scores,

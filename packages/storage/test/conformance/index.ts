@@ -9,6 +9,7 @@ import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
 import { sharingConformance } from './sharing.js';
+import { supersessionConformance } from './supersession.js';
 import { teamConformance } from './team.js';
 import type { BackendFactory } from './types.js';
 import { vectorsConformance } from './vectors.js';
@@ -18,13 +19,19 @@ export type { BackendFactory } from './types.js';
 /**
  * The StorageBackend conformance suite: every behaviour other packages rely on, written
  * once and run against each backend (test/sqlite.conformance.test.ts,
- * test/postgres.conformance.test.ts), so the backends cannot drift apart.
+ * test/postgres.conformance.test.ts), so the backends cannot drift apart. One file per
+ * aggregate interface (src/stores/): events (EventStore), records and supersession
+ * (RecordStore), search (SearchStore), vectors (VectorStore), buffer (BufferStore), claims
+ * (ClaimStore), members (MemberStore), team (TeamStore), sharing (SharingStore), logs
+ * (LogStore), data (DataStore); totals (StatsStore) are checked beside the writes that
+ * change them, and lifecycle covers close and reopen.
  */
 export function describeStorageConformance(name: string, factory: BackendFactory): void {
   describe(`StorageBackend conformance: ${name}`, () => {
     eventsConformance(factory);
     recordsConformance(factory);
     searchConformance(factory);
+    supersessionConformance(factory);
     bufferConformance(factory);
     claimsConformance(factory);
     logsConformance(factory);

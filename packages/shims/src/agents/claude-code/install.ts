@@ -8,6 +8,7 @@ import {
   withoutClaudeHooks,
   withoutMcp,
 } from '../../init/merge.js';
+import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
 /** The hooks kiro-learn registers, with the tool matcher where the hook takes one. */
 const HOOKS: Record<string, string | undefined> = {
@@ -17,6 +18,7 @@ const HOOKS: Record<string, string | undefined> = {
   PostToolUseFailure: '*',
   PreCompact: undefined,
   Stop: undefined,
+  StopFailure: undefined,
   SessionEnd: undefined,
 };
 
@@ -37,7 +39,11 @@ export const claudeCodeInstaller: AgentInstaller = {
     const groups = Object.fromEntries(
       Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
         event,
-        { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] },
+        {
+          ...(matcher ? { matcher } : {}),
+          // Declared on every hook: without one, SessionEnd is cancelled after 1.5 s.
+          hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS['claude-code'] }],
+        },
       ]),
     );
     const changes = [
@@ -87,11 +93,10 @@ export const claudeCodeInstaller: AgentInstaller = {
       ...unmerged(mcpFile(ctx), ctx.show, withoutMcp, 'removes the kiro-learn MCP server'),
     ];
   },
+  personal: (ctx) => (ctx.scope === 'project' ? [settingsFile(ctx)] : []),
   notes: (ctx) =>
     ctx.scope === 'project'
-      ? [
-          'Claude Code: keep .claude/settings.local.json out of git (it is personal); commit .mcp.json.',
-        ]
+      ? ['Claude Code: .claude/settings.local.json is personal (git-ignored); commit .mcp.json.']
       : [],
 };
 

@@ -1,60 +1,45 @@
-import { type Loose, type MapInput, type MapResult, skip, str } from '../../hook.js';
-import { exitCodeIn, hooksOf, namedFrame, noHookName } from '../shared.js';
-import type {
-  ClaudeCodePostToolUseFailure,
-  ClaudeCodeSessionStart,
-  ClaudeCodeStop,
-  ClaudeCodeUserPromptSubmit,
-} from './payload.js';
+import type { MapInput, MapResult } from '../../hook.js';
+import { str } from '../../hook.js';
+import { type ClaudeShapedHook, claudeShaped, on } from '../claude-shaped.js';
+import { isCopilotPayload, mapCopilot } from '../copilot/map.js';
+import { isCursorPayload, mapCursor } from '../cursor/map.js';
 import { lastAssistantText } from './transcript.js';
 
 /**
- * Claude Code hooks (`.claude/settings.local.json`, `~/.claude/settings.json`). Stop takes
- * the answer from `last_assistant_message`; the transcript only when that is missing.
+ * Claude Code's `Stop`: the answer from `last_assistant_message`, the transcript only
+ * when that is missing (the transcript is often not yet written when `Stop` fires).
  */
-export function mapClaudeCode({ payload }: Pick<MapInput, 'payload'>): MapResult {
-  const frame = namedFrame('claude-code', payload);
-  if (!frame) return noHookName();
-  const h = hooksOf(frame);
-  switch (frame.name) {
-    case 'SessionStart':
-      return h.sessionStart({
-        source: str((payload as Loose<ClaudeCodeSessionStart>).source) ?? null,
-      });
-    case 'UserPromptSubmit':
-      return h.prompt(str((payload as Loose<ClaudeCodeUserPromptSubmit>).prompt));
-    case 'PostToolUse':
-      return h.tool(payload);
-    case 'PostToolUseFailure': {
-      // The failure as a response the extractors read like any other agent's failed tool.
-      const p = payload as Loose<ClaudeCodePostToolUseFailure>;
-      const error = str(p.error) ?? 'the tool failed';
-      const exitCode = exitCodeIn(error);
-      return h.tool(payload, {
-        success: false,
-        error,
-        ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
-        ...(p.is_interrupt === true ? { interrupted: true } : {}),
-      });
-    }
-    case 'Stop': {
-      const p = payload as Loose<ClaudeCodeStop>;
-      const text = str(p.last_assistant_message)?.trim()
-        ? str(p.last_assistant_message)
-        : transcriptAnswer(str(p.transcript_path));
-      return h.turnEnd(text);
-    }
-    // Context about to be compacted, or a session ending (perhaps with its Stop lost in a
-    // race): both end the turn, so its events are extracted now. An empty body: the
-    // extractor rebuilds the turn from its events, and an already-ended turn adds nothing.
-    case 'PreCompact':
-    case 'SessionEnd':
-      return h.turnEnd(undefined);
-    default:
-      return skip(`hook ${frame.name} is not recorded`);
-  }
-}
+const stop: ClaudeShapedHook = (h, payload) => {
+  const message = str(payload['last_assistant_message']);
+  const path = str(payload['transcript_path']);
+  return h.turnEnd(message?.trim() ? message : path ? lastAssistantText(path) : undefined);
+};
 
-function transcriptAnswer(path: string | undefined): string | undefined {
-  return path ? lastAssistantText(path) : undefined;
+/**
+ * Claude Code hooks (`.claude/settings.local.json`, `~/.claude/settings.json`, the
+ * plugin). The format the other Claude-shaped agents copy, with its own `Stop` (the
+ * transcript fallback), and failures of tools and of whole turns as hooks of their own.
+ */
+const mapClaudeCodeHooks = claudeShaped('claude-code', {
+  SessionStart: on.sessionStart,
+  UserPromptSubmit: on.prompt,
+  PostToolUse: on.tool,
+  PostToolUseFailure: on.toolFailure,
+  Stop: stop,
+  StopFailure: on.turnFailed,
+  PreCompact: on.turnBoundary,
+  SessionEnd: on.turnBoundary,
+});
+
+/**
+ * Claude Code's hook script. Other agents run Claude Code's hook files too: Cursor with
+ * its third-party option on, VS Code agent mode and Copilot CLI (they read
+ * `.claude/settings*.json`). Their payloads say who sent them, and are recorded as that
+ * agent's, exactly as the agent's own kiro-learn hooks record them: the collector then
+ * stores a turn seen by both once, never under two agent names.
+ */
+export function mapClaudeCode(input: Pick<MapInput, 'payload'>): MapResult {
+  if (isCursorPayload(input.payload)) return mapCursor(input);
+  if (isCopilotPayload(input.payload)) return mapCopilot(input);
+  return mapClaudeCodeHooks(input);
 }

@@ -59,6 +59,19 @@ export interface ClaudeCodeStop extends ClaudeCodeBase {
   agent_transcript_path?: string;
 }
 
+/**
+ * The turn ended on an API error instead of an answer (Claude Code ≥ 2.1.78). Has been
+ * seen firing for a helper request's failure too, on the parent session.
+ */
+export interface ClaudeCodeStopFailure extends ClaudeCodeBase {
+  hook_event_name: 'StopFailure';
+  /** `rate_limit`, `authentication_failed`, `billing_error`, `invalid_request`, `server_error`, `max_output_tokens`, `unknown`. */
+  error: string;
+  error_details?: string;
+  /** The error text the user was shown. */
+  last_assistant_message?: string;
+}
+
 export interface ClaudeCodeSessionEnd extends ClaudeCodeBase {
   hook_event_name: 'SessionEnd';
   reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other' | string;
@@ -71,6 +84,7 @@ export type ClaudeCodePayload =
   | ClaudeCodePostToolUseFailure
   | ClaudeCodePreCompact
   | ClaudeCodeStop
+  | ClaudeCodeStopFailure
   | ClaudeCodeSessionEnd;
 
 /** One line of the JSONL transcript, as far as the Stop fallback reads it. */

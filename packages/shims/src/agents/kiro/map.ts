@@ -1,6 +1,31 @@
-import { type Loose, type MapInput, type MapResult, skip, str } from '../../hook.js';
-import { hooksOf, isOwnMcpTool, namedFrame, noHookName } from '../shared.js';
-import type { KiroPostToolUse, KiroPrompt, KiroStop } from './payload.js';
+import { type MapInput, type MapResult, skip, str } from '../../hook.js';
+import { type ClaudeShapedHook, mapNamed, on } from '../claude-shaped.js';
+import { isOwnMcpTool } from '../shared.js';
+
+/** Kiro IDE 1.x reports `subagent_*` tool shells that carry nothing. */
+const postToolUse: ClaudeShapedHook = (h, payload) => {
+  const tool = str(payload['tool_name']);
+  const emptySubagent =
+    tool?.startsWith('subagent_') &&
+    !isOwnMcpTool(tool) &&
+    isEmpty(payload['tool_input']) &&
+    isEmpty(payload['tool_response']) &&
+    isEmpty(payload['subagent_response']);
+  return emptySubagent ? skip(`${tool} carries nothing`) : h.tool(payload);
+};
+
+/**
+ * Kiro's hooks by lower-cased name: agent-config hooks are camelCase (`agentSpawn`,
+ * `userPromptSubmit`), v1 workspace hooks PascalCase (`SessionStart`, `UserPromptSubmit`).
+ * Kiro IDE 1.0 sends empty prompts: nothing to record and nothing to search for.
+ */
+const KIRO_HOOKS = {
+  agentspawn: on.sessionStart,
+  sessionstart: on.sessionStart,
+  userpromptsubmit: on.prompt,
+  posttooluse: postToolUse,
+  stop: on.answerIn('assistant_response'),
+};
 
 /**
  * Kiro CLI agent-config hooks and v1 workspace hooks share one script: the payload tells
@@ -9,32 +34,8 @@ import type { KiroPostToolUse, KiroPrompt, KiroStop } from './payload.js';
  * for the IDE); without one it is Kiro CLI.
  */
 export function mapKiro({ payload, args }: Pick<MapInput, 'payload' | 'args'>): MapResult {
-  const frame = namedFrame(args[0] === 'kiro-ide' ? 'kiro-ide' : 'kiro-cli', payload);
-  if (!frame) return noHookName();
-  const h = hooksOf(frame);
-  switch (frame.name.toLowerCase()) {
-    case 'agentspawn':
-    case 'sessionstart':
-      return h.sessionStart();
-    case 'userpromptsubmit':
-      // Kiro IDE 1.0 sends empty prompts: nothing to record and nothing to search for.
-      return h.prompt(str((payload as Loose<KiroPrompt>).prompt));
-    case 'posttooluse': {
-      const p = payload as Loose<KiroPostToolUse>;
-      const tool = str(p.tool_name);
-      const emptySubagent =
-        tool?.startsWith('subagent_') &&
-        !isOwnMcpTool(tool) &&
-        isEmpty(p.tool_input) &&
-        isEmpty(p.tool_response) &&
-        isEmpty(p.subagent_response);
-      return emptySubagent ? skip(`${tool} carries nothing`) : h.tool(payload);
-    }
-    case 'stop':
-      return h.turnEnd(str((payload as Loose<KiroStop>).assistant_response));
-    default:
-      return skip(`hook ${frame.name} is not recorded`);
-  }
+  const surface = args[0] === 'kiro-ide' ? 'kiro-ide' : 'kiro-cli';
+  return mapNamed(surface, KIRO_HOOKS, payload, (name) => name.toLowerCase());
 }
 
 /** Missing, null, blank text, or an object or list with nothing in it. */

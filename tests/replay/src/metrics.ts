@@ -1,0 +1,153 @@
+/**
+ * What a replay stored, measured the way a user would judge it (issue "What gets stored"):
+ * records per turn, records that say nothing (no fact and no file), titles of three words or
+ * fewer, tool names listed as files, paths from outside the project, near-duplicate pairs,
+ * markdown structure (headings, table rows, code fences) pasted into stored text, and records
+ * that only repeat the user's question.
+ */
+import type { MemoryRecord } from '@kiro-learn/schema';
+
+export interface StoreFigures {
+  turns: number;
+  toolCalls: number;
+  records: number;
+  /** records / turns */
+  recordsPerTurn: number;
+  noFactNoFile: number;
+  shortTitles: number;
+  toolNamesAsFiles: number;
+  /** Records listing a file by an absolute path (outside the project: project files are relative). */
+  outsidePaths: number;
+  nearDuplicatePairs: number;
+  /** Lines of stored summaries and facts that are markdown headings, table rows or code fences. */
+  markdownLines: number;
+  /** Records with such a line. */
+  markdownRecords: number;
+  /** Records that say nothing the user's prompts did not (a question echoed as memory). */
+  questionOnly: number;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const words = (text: string) => (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1);
+
+/** Words of a record's text that carry no content (labels the extractors write). */
+const BOILERPLATE = new Set(
+  (
+    'request outcome asked asks user the a an and or of to in on for with no tools were used ' +
+    'turn had not ended when this was written answered answer question questions agent replied ' +
+    'is are be it that what which how why where when who do does did can could should would'
+  ).split(' '),
+);
+
+export function titleWords(title: string): number {
+  return (title.match(/[\p{L}\p{N}][\p{L}\p{N}._/-]*/gu) ?? []).length;
+}
+
+/** A heading, a table row or a code fence, as markdown renders them. */
+export function isMarkdownStructure(line: string): boolean {
+  return (
+    /^\s{0,3}#{1,6}\s/.test(line) ||
+    /^\s*\|.*\|\s*$/.test(line) ||
+    /^\s*(```|~~~)/.test(line) ||
+    /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/.test(line)
+  );
+}
+
+function markdownLinesOf(record: MemoryRecord): number {
+  return [record.summary, ...record.facts]
+    .flatMap((text) => text.split('\n'))
+    .filter(isMarkdownStructure).length;
+}
+
+/** Word sets of a record's own text (title, summary, facts). */
+function shingles(record: MemoryRecord): Set<string> {
+  return new Set(words([record.title, record.summary, ...record.facts].join(' ')));
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let both = 0;
+  for (const w of a) if (b.has(w)) both++;
+  const union = a.size + b.size - both;
+  return union === 0 ? 1 : both / union;
+}
+
+/** Near duplicates: two records of one project whose words overlap by 80 % or more. */
+export const NEAR_DUPLICATE_JACCARD = 0.8;
+
+export function nearDuplicatePairs(
+  records: readonly MemoryRecord[],
+): Array<[MemoryRecord, MemoryRecord]> {
+  const sets = records.map(shingles);
+  const pairs: Array<[MemoryRecord, MemoryRecord]> = [];
+  for (let i = 0; i < records.length; i++) {
+    for (let j = i + 1; j < records.length; j++) {
+      if (records[i]!.namespace !== records[j]!.namespace) continue;
+      if (jaccard(sets[i]!, sets[j]!) >= NEAR_DUPLICATE_JACCARD)
+        pairs.push([records[i]!, records[j]!]);
+    }
+  }
+  return pairs;
+}
+
+/**
+ * A record that only repeats the user: fewer than three content words of its title,
+ * summary and facts appear in none of the session's prompts.
+ */
+export function isQuestionOnly(record: MemoryRecord, prompts: readonly string[]): boolean {
+  const asked = new Set(prompts.flatMap(words));
+  const own = new Set(
+    words([record.title, record.summary, ...record.facts, ...record.files_touched].join(' ')),
+  );
+  let fresh = 0;
+  for (const w of own) if (!asked.has(w) && !BOILERPLATE.has(w)) fresh++;
+  return fresh < 3;
+}
+
+export function isToolNameAsFile(file: string, toolNames: ReadonlySet<string>): boolean {
+  const lower = new Set([...toolNames].map((n) => n.toLowerCase()));
+  return lower.has(file.toLowerCase()) || lower.has(file.replace(/^.*\//, '').toLowerCase());
+}
+
+export function isOutsidePath(file: string): boolean {
+  return /^(\/|~\/|[A-Za-z]:[\\/])/.test(file);
+}
+
+export function storeFigures(
+  records: readonly MemoryRecord[],
+  input: {
+    turns: number;
+    toolCalls: number;
+    prompts: readonly string[];
+    toolNames: ReadonlySet<string>;
+  },
+): StoreFigures {
+  const markdown = records.map(markdownLinesOf);
+  return {
+    turns: input.turns,
+    toolCalls: input.toolCalls,
+    records: records.length,
+    recordsPerTurn: input.turns === 0 ? 0 : records.length / input.turns,
+    noFactNoFile: records.filter((r) => r.facts.length === 0 && r.files_touched.length === 0)
+      .length,
+    shortTitles: records.filter((r) => titleWords(r.title) <= 3).length,
+    toolNamesAsFiles: records.filter((r) =>
+      r.files_touched.some((f) => isToolNameAsFile(f, input.toolNames)),
+    ).length,
+    outsidePaths: records.filter((r) => r.files_touched.some(isOutsidePath)).length,
+    nearDuplicatePairs: nearDuplicatePairs(records).length,
+    markdownLines: markdown.reduce((a, b) => a + b, 0),
+    markdownRecords: markdown.filter((n) => n > 0).length,
+    questionOnly: records.filter((r) => isQuestionOnly(r, input.prompts)).length,
+  };
+}
+
+/** Characters injected per prompt: mean, and how many prompts got anything. */
+export function contextFigures(contexts: ReadonlyArray<{ context: string }>) {
+  const lengths = contexts.map((c) => c.context.length);
+  const total = lengths.reduce((a, b) => a + b, 0);
+  return {
+    prompts: contexts.length,
+    withContext: lengths.filter((n) => n > 0).length,
+    meanChars: contexts.length === 0 ? 0 : total / contexts.length,
+  };
+}

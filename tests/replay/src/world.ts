@@ -1,0 +1,170 @@
+/**
+ * A user's machine for a replay: a data dir, a free port, one git repository per replayed
+ * project with kiro-learn's hooks installed by `kiro-learn init --surface claude-code`, and
+ * a real collector. Hooks run as Claude Code runs them: the command from
+ * `.claude/settings.local.json` through `sh -c`, the payload on stdin, in the project.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HookEvent } from './transcript.ts';
+
+export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
+/** The built CLI (`./pnpmw --filter kiro-learn build`, or any test run, builds it). */
+export const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
+
+export interface WorldOptions {
+  /** Extra environment for the collector and the hooks (e.g. `KIRO_LEARN_EXTRACTION_MODE`). */
+  env?: Record<string, string>;
+  /** Keep the data dir after close (to inspect it); its path is `World.root`. */
+  keep?: boolean;
+}
+
+export interface HookResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface World {
+  root: string;
+  home: string;
+  port: number;
+  baseUrl: string;
+  env: NodeJS.ProcessEnv;
+  /** The project directory for `name` (a git repository with the hooks installed), made on first use. */
+  project(name: string): string;
+  /** Runs the hook command Claude Code would run for `event` in `project`, payload on stdin. */
+  hook(project: string, event: HookEvent, payload: unknown): Promise<HookResult>;
+  /** Waits until no project has pending events or a running extraction (or `timeoutMs` passes). */
+  settle(timeoutMs?: number): Promise<void>;
+  get<T>(path: string): Promise<T>;
+  close(): void;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+interface SettingsHooks {
+  hooks?: Record<string, Array<{ hooks?: Array<{ type?: string; command?: string }> }>>;
+}
+
+/** Starts a collector in a fresh data dir; projects are made (and hooks installed) on demand. */
+export async function makeWorld(options: WorldOptions = {}): Promise<World> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'kiro-learn-replay-')));
+  const home = join(root, 'home');
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: join(root, 'user'),
+    KIRO_LEARN_HOME: home,
+    KIRO_LEARN_PORT: String(port),
+    KIRO_LEARN_ACTOR: 'replay',
+    ...options.env,
+  };
+  mkdirSync(env.HOME!, { recursive: true });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 120_000 });
+  const started = cli('start');
+  if (started.status !== 0) {
+    rmSync(root, { recursive: true, force: true });
+    throw new Error(`kiro-learn start failed: ${started.stderr || started.stdout}`);
+  }
+  const projects = new Map<string, { dir: string; commands: Map<string, string[]> }>();
+
+  function install(name: string) {
+    let entry = projects.get(name);
+    if (entry) return entry;
+    const dir = join(root, 'src', name);
+    mkdirSync(dir, { recursive: true });
+    execFileSync('git', ['init', '-q', dir]);
+    const init = spawnSync(process.execPath, [CLI, 'init', '--surface', 'claude-code', '--yes'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (init.status !== 0) throw new Error(`kiro-learn init failed: ${init.stderr || init.stdout}`);
+    const settings = JSON.parse(
+      readFileSync(join(dir, '.claude', 'settings.local.json'), 'utf8'),
+    ) as SettingsHooks;
+    const commands = new Map<string, string[]>();
+    for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+      commands.set(
+        event,
+        groups.flatMap((g) => (g.hooks ?? []).flatMap((h) => (h.command ? [h.command] : []))),
+      );
+    }
+    entry = { dir, commands };
+    projects.set(name, entry);
+    return entry;
+  }
+
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(baseUrl + path);
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  return {
+    root,
+    home,
+    port,
+    baseUrl,
+    env,
+    project: (name) => install(name).dir,
+    async hook(project, event, payload) {
+      const entry = [...projects.values()].find((p) => p.dir === project);
+      const commands = entry?.commands.get(event) ?? [];
+      let last: HookResult = { code: 0, stdout: '', stderr: '' };
+      for (const command of commands) {
+        last = await new Promise<HookResult>((done) => {
+          const child = spawn('sh', ['-c', command], { cwd: project, env });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk) => {
+            stdout += chunk;
+          });
+          child.stderr.on('data', (chunk) => {
+            stderr += chunk;
+          });
+          child.on('close', (code) => done({ code, stdout, stderr }));
+          child.stdin.on('error', () => undefined);
+          child.stdin.end(JSON.stringify(payload));
+        });
+      }
+      return last;
+    },
+    async settle(timeoutMs = 120_000) {
+      const deadline = Date.now() + timeoutMs;
+      // The buffer may not have seen the last event yet: wait until it has, twice in a row.
+      let quiet = 0;
+      while (Date.now() < deadline) {
+        const status = await get<{
+          projects?: Array<{ pendingEvents: number; extracting: boolean }>;
+        }>('/v1/status');
+        const busy = (status.projects ?? []).some((p) => p.pendingEvents > 0 || p.extracting);
+        quiet = busy ? 0 : quiet + 1;
+        if (quiet >= 2) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`extraction did not settle within ${timeoutMs} ms`);
+    },
+    get,
+    close() {
+      cli('stop');
+      if (!options.keep) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

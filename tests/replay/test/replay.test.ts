@@ -1,0 +1,52 @@
+// Public Claude Code sessions (committed fixtures, sources.json) replayed through the hooks
+// `kiro-learn init` installs, into a real collector with the built-in extractor.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFigures } from '../src/metrics.ts';
+import { type ReplayResult, replay } from '../src/replay.ts';
+import { availableSources } from '../src/sources.ts';
+
+let result: ReplayResult;
+
+beforeAll(async () => {
+  const { sources } = availableSources(false);
+  result = await replay(sources, { env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
+}, 300_000);
+
+afterAll(() => undefined);
+
+describe('replaying public Claude Code sessions through the installed hooks', () => {
+  it('runs every hook as Claude Code would, exit 0 and nothing on stderr', () => {
+    expect(result.transcripts.length).toBeGreaterThanOrEqual(4);
+    for (const t of result.transcripts) expect(t.hookFailures).toEqual([]);
+  });
+
+  it('stores what the sessions did, in each project of its own', () => {
+    const fasthooks = result.transcripts.find((t) => t.name === 'fasthooks-sample-main')!;
+    expect(fasthooks.turns).toBeGreaterThan(3);
+    expect(fasthooks.records.length).toBeGreaterThan(0);
+    expect(new Set(result.transcripts.flatMap((t) => t.records.map((r) => r.namespace))).size).toBe(
+      result.store.size,
+    );
+    expect(fasthooks.records.some((r) => r.files_touched.includes('hello_world.py'))).toBe(true);
+  });
+
+  it('keeps what each prompt got back', () => {
+    const fasthooks = result.transcripts.find((t) => t.name === 'fasthooks-sample-main')!;
+    expect(fasthooks.contexts).toHaveLength(fasthooks.turns);
+    // A later prompt of the session is answered from what the earlier turns stored.
+    const later = fasthooks.contexts.slice(1).find((c) => c.recordIds.length > 0);
+    expect(later?.context).toContain('kiro-learn');
+  });
+
+  it('measures the store', () => {
+    const all = result.transcripts.flatMap((t) => t.records);
+    const figures = storeFigures(all, {
+      turns: result.transcripts.reduce((a, t) => a + t.turns, 0),
+      toolCalls: result.transcripts.reduce((a, t) => a + t.toolCalls, 0),
+      prompts: result.transcripts.flatMap((t) => t.prompts),
+      toolNames: result.toolNames,
+    });
+    expect(figures.records).toBe(all.length);
+    expect(figures.recordsPerTurn).toBeGreaterThan(0);
+  });
+});
