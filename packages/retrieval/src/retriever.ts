@@ -119,7 +119,7 @@ interface Selection {
   ranked: MergedHit[];
   /** The session's view, to note what was shown in; undefined without a session. */
   view: SessionView | undefined;
-  /** What the records were shown for (the prompt's subject, or their own at session start). */
+  /** What the records were shown for (the prompt's subject; `any` at session start). */
   subject: Shown['subject'];
 }
 
@@ -315,7 +315,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       budgetCut: false,
     };
     let view: SessionView | undefined;
-    let subject: Shown['subject'] = 'record';
+    let subject: Shown['subject'] = 'any';
     let repeats: MemoryRecord[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -493,7 +493,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           const hit = teammates.get(record);
           return { record, score: 1 - i / records.length, ...(hit ? { remote: hit } : {}) };
         });
-        return { ranked, view, subject: 'record' as const };
+        return { ranked, view, subject: 'any' as const };
       });
     },
 

@@ -14,7 +14,7 @@ import { analysePrompt } from './terms.js';
  * - **What it was shown.** A record injected earlier in the window is not injected again
  *   for a prompt on the same subject (unless it was edited since); for a prompt about other
  *   files or another subject it may come back, since the agent had no reason to connect
- *   the two.
+ *   the two. What the session start showed stays held for every prompt of the window.
  *
  * Kept in memory (a bounded LRU of sessions) and rebuilt from the retrieval log and the
  * session's notes the first time a session is seen after a restart.
@@ -27,12 +27,13 @@ export interface SessionView {
 }
 
 /**
- * One showing of a record: when, and the subject of the prompt it was shown for; `record`
- * at session start, where no prompt asked: the record's own subject then.
+ * One showing of a record: when, and the subject of the prompt it was shown for; `any` at
+ * session start, where the agent got it unasked, at the top of its window, for whatever
+ * comes.
  */
 export interface Shown {
   at: number;
-  subject: Subject | 'record';
+  subject: Subject | 'any';
 }
 
 /** What a prompt is about: its content words and the paths it names. */
@@ -123,7 +124,7 @@ export class SessionViews {
       if (entry.sessionId !== sessionId || entry.timedOut) continue;
       const shown: Shown = {
         at: time(entry.createdAt),
-        subject: entry.query === SESSION_START_QUERY ? 'record' : subjectOf(entry.query),
+        subject: entry.query === SESSION_START_QUERY ? 'any' : subjectOf(entry.query),
       };
       for (const id of entry.recordIds) remember(view, id, shown);
     }
@@ -151,12 +152,10 @@ export function alreadyShown(
   const list = view.shown.get(record.record_id);
   if (!list) return false;
   const edited = record.updated_at === undefined ? 0 : time(record.updated_at);
-  let own: Subject | undefined;
-  return list.some((shown) => {
-    if (shown.at < view.windowStart || shown.at < edited) return false;
-    if (subject === undefined) return true;
-    if (shown.subject !== 'record') return sameSubject(subject, shown.subject);
-    own ??= subjectOf(`${record.title} ${record.files_touched.join(' ')}`);
-    return sameSubject(subject, own);
-  });
+  return list.some(
+    (shown) =>
+      shown.at >= view.windowStart &&
+      shown.at >= edited &&
+      (subject === undefined || shown.subject === 'any' || sameSubject(subject, shown.subject)),
+  );
 }
