@@ -48,6 +48,7 @@ export type { ClaimStore } from './stores/claims.js';
 export type {
   DataStore,
   ForgetCounts,
+  ForgetOptions,
   ForgetScope,
   PrunePolicy,
   ScanPage,
