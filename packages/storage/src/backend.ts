@@ -56,6 +56,7 @@ export type {
   StoredEvent,
 } from './stores/data.js';
 export type {
+  EventHead,
   EventPage,
   EventStore,
   ListEventsOptions,

@@ -18,6 +18,7 @@ export type {
   ClaimStore,
   ColumnWeights,
   DataStore,
+  EventHead,
   EventPage,
   EventStore,
   ExtractionCommit,
