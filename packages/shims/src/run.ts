@@ -74,7 +74,8 @@ async function record(
   let cwd = hook.cwd;
   if (!cwd) {
     cwd = options.cwd;
-    if (HOOK_ENTRIES[options.surface].stdin)
+    const entry = HOOK_ENTRIES[options.surface];
+    if (entry.stdin && !entry.runsInProject)
       warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
   }
   const address = collectorAddress(options.env);
