@@ -24,6 +24,7 @@ import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
+import { hookRoutes } from './routes/hooks.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
@@ -287,6 +288,8 @@ export function createCollector(options: CollectorOptions): Collector {
   );
   app.route('/', metaRoutes(ctx));
   app.route('/v1/events', eventRoutes(ctx));
+  // The hook launcher's fast path: an agent's raw payload, mapped here by the shims' modules.
+  app.route('/v1/hooks', hookRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
   // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.

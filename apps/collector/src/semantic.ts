@@ -59,6 +59,7 @@ export function createSemantic(
     : 'semantic.enabled is false in settings.json';
   let model: Embedder | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
 
@@ -163,12 +164,17 @@ export function createSemantic(
       }
     },
     catchUp,
-    async close() {
-      closed = true;
-      const embedder = model ?? (await loading);
-      model = undefined;
-      await embedder?.close();
-      await running;
+    close() {
+      // One close, however often asked: the daemon waits for it again after the drain, so
+      // the process never exits while the worker is inside the runtime (that aborts it).
+      closing ??= (async () => {
+        closed = true;
+        const embedder = model ?? (await loading);
+        model = undefined;
+        await embedder?.close();
+        await running;
+      })();
+      return closing;
     },
   };
 }
