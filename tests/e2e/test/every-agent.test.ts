@@ -548,7 +548,7 @@ describe('every agent through its installed hooks', () => {
         'augment',
       ]),
     );
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
     let uncited: Event[] = [];
     do {
       const { items } = await read<{ items: MemoryRecord[] }>(
@@ -564,7 +564,7 @@ describe('every agent through its installed hooks', () => {
         (event) => `${event.source.surface}: ${JSON.stringify(event.body).slice(0, 120)}`,
       ),
     ).toEqual([]);
-  });
+  }, 180_000);
 
   it('git-ignores the personal settings files it wrote', () => {
     expect(existsSync(join(world.project, '.gitignore'))).toBe(true);
