@@ -173,45 +173,38 @@ export function createCollector(options: CollectorOptions): Collector {
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
     sessionStart:
       options.sessionStart ??
-      (({ namespace, sessionId, eventId }) =>
+      (({ namespace, sessionId, eventId, reason }) =>
         retriever.sessionStart({
           namespace,
           ...(sessionId ? { sessionId } : {}),
           ...(eventId ? { eventId } : {}),
+          ...(reason ? { reason } : {}),
         })),
     search:
       options.search ??
       (async (q) => {
-        // The retriever's ranking has no type or file filter; storage's search has both.
-        if (!q.type && !q.file) {
-          const { namespace, query, limit } = q;
-          // In a shared project the team server is asked too, as for a prompt.
-          const hits = await retriever.search({
-            ...(namespace ? { namespace } : {}),
-            query,
-            limit,
-            remote: true,
-          });
-          const self = team.remote.self?.();
-          return hits.map((hit) => {
-            if (!hit.remote) return hit.record;
-            // A teammate's record reads as one of this project's, with its author.
-            const author = authorLabel(hit, self);
-            return {
-              ...hit.record,
-              ...(namespace ? { namespace } : {}),
-              ...(author ? { author } : {}),
-            };
-          });
-        }
-        const hits = await storage.searchRecords({
-          query: q.query,
-          limit: q.limit,
-          ...(q.namespace ? { namespace: q.namespace } : {}),
-          ...(q.type ? { observationType: q.type } : {}),
+        const { namespace, query, limit } = q;
+        // In a shared project the team server is asked too, as for a prompt (not for a
+        // search narrowed to a type or a file, which the team server cannot narrow).
+        const hits = await retriever.search({
+          ...(namespace ? { namespace } : {}),
+          query,
+          limit,
+          ...(q.type ? { type: q.type } : {}),
           ...(q.file ? { file: q.file } : {}),
+          remote: !q.type && !q.file,
         });
-        return hits.map((hit) => hit.record);
+        const self = team.remote.self?.();
+        return hits.map((hit) => {
+          if (!hit.remote) return hit.record;
+          // A teammate's record reads as one of this project's, with its author.
+          const author = authorLabel(hit, self);
+          return {
+            ...hit.record,
+            ...(namespace ? { namespace } : {}),
+            ...(author ? { author } : {}),
+          };
+        });
       }),
     captureGate: createCaptureGate(settings.home, settings.capture, options.now),
     now: options.now ?? Date.now,

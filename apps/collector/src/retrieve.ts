@@ -4,6 +4,11 @@ export interface RetrieveRequest {
   prompt: string;
   sessionId?: string;
   eventId?: string;
+  /**
+   * At a session start, why it (re)starts as the agent said it (`startup`, `resume`,
+   * `clear`, `compact`): after a compaction the session's own records are memory again.
+   */
+  reason?: string;
 }
 
 /** What a retrieval produced; @kiro-learn/retrieval's RetrievalOutcome fits. */

@@ -17,6 +17,12 @@ export interface EventStore {
   getEventJson(eventId: string): Promise<string | undefined>;
   /** Several events by id, in the order asked (missing ids are left out). */
   getEvents(eventIds: readonly string[]): Promise<Event[]>;
+  /**
+   * Session, kind and time of several events, without their bodies (cheap enough for every
+   * prompt: retrieval asks which session a record's events came from). In the order asked;
+   * missing ids are left out.
+   */
+  getEventHeads(eventIds: readonly string[]): Promise<EventHead[]>;
   /** Newest first (by arrival), paged with an opaque cursor. */
   listEvents(query: ListEventsOptions): Promise<EventPage>;
   /**
@@ -50,6 +56,16 @@ export interface ListEventsOptions {
   limit: number;
   /** `nextCursor` of the previous page. */
   cursor?: string;
+}
+
+/** Where and when an event happened, without its body (getEventHeads). */
+export interface EventHead {
+  eventId: string;
+  namespace: string;
+  sessionId: string;
+  kind: EventKind;
+  /** The event's `valid_time`. */
+  validTime: string;
 }
 
 export interface EventPage {
