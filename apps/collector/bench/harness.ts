@@ -25,7 +25,12 @@ export interface BenchProcess {
  */
 export async function spawnServer(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    nodeArgs?: readonly string[];
+    /** Called with its pid as soon as it is spawned (to put it in a cgroup, say). */
+    onSpawn?: (pid: number) => void;
+  } = {},
 ): Promise<BenchProcess> {
   const child = spawn(
     process.execPath,
@@ -189,7 +194,7 @@ const INGEST_SERVER = new URL('./server.ts', import.meta.url).pathname;
 /** Starts `server.ts <mode>` in its own process. */
 export async function startIngestServer(
   mode: string,
-  options: { env?: NodeJS.ProcessEnv; nodeArgs?: readonly string[] } = {},
+  options: Parameters<typeof spawnServer>[1] = {},
 ): Promise<IngestServer> {
   const server = await spawnServer([INGEST_SERVER, mode], options);
   return {

@@ -25,7 +25,9 @@ export {
   hookCommand,
   hookLauncher,
   type LauncherOptions,
+  launcherCurl,
   MCP_LAUNCHER,
+  nodePathReasons,
   PORTABLE_DATA_DIR,
   prepareHookTmp,
 } from './init/launcher.js';

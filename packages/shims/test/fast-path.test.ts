@@ -270,7 +270,7 @@ beforeAll(async () => {
   const impostorPort = (impostor.address() as { port: number }).port;
   writeFileSync(
     join(fallback.hooks, 'collector.pid'),
-    `${JSON.stringify({ pid: 1, host: '127.0.0.1', port: impostorPort })}\n`,
+    `${JSON.stringify({ pid: 1, host: '127.0.0.1', port: impostorPort, hooks: true })}\n`,
   );
   await Promise.all([startCollector(fast), startCollector(fallback)]);
   // The same memory on both sides, so that prompts and session starts get the same context.
@@ -605,11 +605,21 @@ describe.skipIf(!curl)('when the fast path cannot be taken', () => {
 
   it('runs the shim when the PID file names a port nothing listens on', async () => {
     const closed = await freePort();
-    const side = sideWith('stale-pid', { pid: 1, host: '127.0.0.1', port: closed });
+    const side = sideWith('stale-pid', { pid: 1, host: '127.0.0.1', port: closed, hooks: true });
     const ran = await runHook(side, 'claude-code', [], prompt('sess-stale'));
     expect(ran.code).toBe(0);
     await storedOnce('sess-stale');
     expect(readdirSync(join(side.hooks, 'tmp'))).toEqual([]);
+  });
+
+  it('runs the shim without trying curl when the collector takes no hooks (a token, an older release)', async () => {
+    const impostorPort = (impostor.address() as { port: number }).port;
+    const side = sideWith('no-hooks', { pid: 1, host: '127.0.0.1', port: impostorPort });
+    const hits = impostorHits;
+    const ran = await runHook(side, 'claude-code', [], prompt('sess-no-hooks'));
+    expect(ran.code).toBe(0);
+    expect(impostorHits).toBe(hits);
+    await storedOnce('sess-no-hooks');
   });
 
   it('runs the shim when the collector does not answer in time, and it stores once', async () => {
@@ -619,7 +629,7 @@ describe.skipIf(!curl)('when the fast path cannot be taken', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as { port: number }).port;
-      const side = sideWith('silent', { pid: 1, host: '127.0.0.1', port });
+      const side = sideWith('silent', { pid: 1, host: '127.0.0.1', port, hooks: true });
       const ran = await runHook(side, 'claude-code', [], prompt('sess-silent'));
       expect(ran.code).toBe(0);
       await storedOnce('sess-silent');
@@ -639,7 +649,7 @@ describe.skipIf(!curl)('when the fast path cannot be taken', () => {
     );
     writeFileSync(
       join(side.hooks, 'collector.pid'),
-      `${JSON.stringify({ pid: 1, host: '127.0.0.1', port: fast.port })}\n`,
+      `${JSON.stringify({ pid: 1, host: '127.0.0.1', port: fast.port, hooks: true })}\n`,
     );
     const ran = await runHook(side, 'claude-code', [], prompt('sess-no-curl'));
     expect(ran.code).toBe(0);
@@ -648,7 +658,7 @@ describe.skipIf(!curl)('when the fast path cannot be taken', () => {
 
   it('spools when neither path reaches a collector', async () => {
     const closed = await freePort();
-    const side = sideWith('down', { pid: 1, host: '127.0.0.1', port: closed });
+    const side = sideWith('down', { pid: 1, host: '127.0.0.1', port: closed, hooks: true });
     writeFileSync(join(side.hooks, 'settings.json'), JSON.stringify({ port: closed }));
     const ran = await runHook(side, 'claude-code', [], prompt('sess-down'));
     expect(ran.code).toBe(0);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -7,6 +8,8 @@ import {
   chooseNode,
   HOOK_LAUNCHER,
   HOOK_NODE_FLOOR,
+  launcherCurl,
+  nodePathReasons,
   nodeStartMs,
   nodeVersion,
 } from '@kiro-learn/shims';
@@ -123,6 +126,8 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (shared) checks.push(shared);
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
+  const path = hookPathCheck(dataDir(io.env), io.env);
+  if (path) checks.push(path);
   checks.push(hookScriptsCheck(address.home));
   return checks;
 }
@@ -173,6 +178,61 @@ function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
     }
   }
   return { level: 'ok', what: `hooks run on Node ${version} (${path})` };
+}
+
+/**
+ * Which path hooks take, and why: the fast path (sh + curl to the collector, no Node) or
+ * the Node shim. The launcher's own rules say why not; when they allow it, one test hook
+ * through the installed launcher shows it (the fast path says nothing on stderr, the shim
+ * says why it recorded nothing).
+ */
+function hookPathCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined {
+  const launcherFile = join(data, 'bin', HOOK_LAUNCHER);
+  let launcher: string;
+  try {
+    launcher = readFileSync(launcherFile, 'utf8');
+  } catch {
+    return undefined; // init has not run: the hook check says so
+  }
+  const reasons = nodePathReasons(launcher, env);
+  const curl = launcherCurl(launcher);
+  if (reasons.length > 0) {
+    const fixable = !curl || reasons.some((r) => /is gone|is missing|takes no hooks/.test(r));
+    return {
+      level: fixable ? 'warn' : 'ok',
+      what: `hooks take the Node path: ${reasons.join('; ')}`,
+      ...(fixable
+        ? {
+            fix: !curl
+              ? 'install curl, then run kiro-learn init again: hooks then start no Node while the collector is up'
+              : /takes no hooks/.test(reasons[0]!)
+                ? 'restart the collector on this release (kiro-learn restart); a collector that asks for a token keeps hooks on the Node path'
+                : 'run kiro-learn init again',
+          }
+        : {}),
+    };
+  }
+  const script = readdirSync(join(data, 'bin'))
+    .map((name) => /^kiro-learn-(.+)\.cjs$/.exec(name)?.[1])
+    .find((name) => name && name !== 'kiro-ide' && name !== 'shim');
+  if (!script) return undefined;
+  const probe = spawnSync('/bin/sh', [launcherFile, script], {
+    input: '{}',
+    env: { ...env, KIRO_LEARN_AUTOSTART: '0' },
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  if (probe.status === 0 && probe.stderr === '') {
+    return {
+      level: 'ok',
+      what: `hooks take the fast path: sh + ${curl} to the collector, no Node`,
+    };
+  }
+  return {
+    level: 'warn',
+    what: 'hooks take the Node path: the collector did not take a test hook on the fast path',
+    fix: 'see kiro-learn logs; a hook still records through the Node shim meanwhile',
+  };
 }
 
 /**
@@ -255,7 +315,19 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
   }
   if (!semantic) return [];
   const what = semanticLine(semantic);
-  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'on') {
+    const p = semantic.prompts;
+    if (p && p.timedOut + p.failed > 0) {
+      return [
+        {
+          level: 'warn',
+          what,
+          fix: 'prompts were answered without semantic search: give the machine more CPU, or raise retrieval.budgetMs in settings.json',
+        },
+      ];
+    }
+    return [{ level: 'ok', what }];
+  }
   if (semantic.state === 'loading')
     return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
   if (semantic.state === 'off') {

@@ -1,4 +1,12 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS } from '@kiro-learn/schema';
 import type { ShimSurface } from '../hook.js';
@@ -122,6 +130,12 @@ exec ${command} "$@"
 }
 
 /**
+ * What the collector's PID file says when hooks may post to it (it listens on loopback and
+ * asks no token): the launcher looks for it with a shell pattern.
+ */
+export const PID_FILE_HOOKS = '"hooks":true';
+
+/**
  * The fast path's shell: builtins only (no process) until the one curl, so a hook that
  * takes the Node path costs what it did. kl_-prefixed names: the file runs in the hook
  * command's own shell.
@@ -136,7 +150,7 @@ kl_j=
 kl_x=
 if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
   [ -z "\${KIRO_LEARN_CAPTURE-}\${KIRO_LEARN_ACTOR-}\${KIRO_LEARN_TOKEN-}" ] &&
-  read -r kl_j 2>/dev/null <"$kl_d/collector.pid"; then
+  read -r kl_j 2>/dev/null <"$kl_d/collector.pid" && case $kl_j in *'${PID_FILE_HOOKS}'*) ;; *) false ;; esac; then
   kl_p=\${kl_j#*\\"port\\":}
   kl_p=\${kl_p%%[!0-9]*}
   kl_h=\${kl_j#*\\"host\\":\\"}
@@ -174,6 +188,64 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
   fi
 fi
 `;
+}
+
+/** The curl a launcher's fast path runs, from its text; undefined: it has no fast path. */
+export function launcherCurl(launcher: string): string | undefined {
+  const quoted = /kl_r=\$\(('(?:[^']|'\\'')*'|\S+) -q /.exec(launcher)?.[1];
+  return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
+}
+
+/**
+ * Why a hook run with `env` takes the Node path, by the launcher's own rules (the same
+ * tests in the same order, for \`kiro-learn doctor\`); empty when it tries the fast path.
+ */
+export function nodePathReasons(launcher: string, env: NodeJS.ProcessEnv): string[] {
+  const curl = launcherCurl(launcher);
+  if (!curl) return ['the launcher has no fast path: init found no curl on the PATH'];
+  if (curl.includes('/')) {
+    try {
+      accessSync(curl, constants.X_OK);
+    } catch {
+      return [`${curl}, which init found, is gone`];
+    }
+  }
+  const set = ['KIRO_LEARN_CAPTURE', 'KIRO_LEARN_ACTOR', 'KIRO_LEARN_TOKEN'].filter(
+    (name) => env[name],
+  );
+  if (set.length > 0) return [`${set.join(', ')} set: the shim applies it`];
+  const data = env['KIRO_LEARN_HOME'] || `${env['HOME'] ?? ''}/.kiro-learn`;
+  let pid: { host?: unknown; port?: unknown; hooks?: unknown };
+  try {
+    pid = JSON.parse(readFileSync(join(data, 'collector.pid'), 'utf8'));
+  } catch {
+    return ['the collector is not running (the shim spools and starts it)'];
+  }
+  if (pid.hooks !== true) {
+    return [
+      'the collector takes no hooks (it asks for a token, listens off loopback, or is an older release)',
+    ];
+  }
+  const reasons: string[] = [];
+  if (env['KIRO_LEARN_PORT'] && env['KIRO_LEARN_PORT'] !== String(pid.port)) {
+    reasons.push(
+      `KIRO_LEARN_PORT=${env['KIRO_LEARN_PORT']} is not the collector's port ${String(pid.port)}`,
+    );
+  }
+  if (env['KIRO_LEARN_HOST'] && env['KIRO_LEARN_HOST'] !== pid.host) {
+    reasons.push(`KIRO_LEARN_HOST=${env['KIRO_LEARN_HOST']} is not the collector's host`);
+  }
+  if (/[^A-Za-z0-9/._~+-]/.test(join(data, 'tmp'))) {
+    reasons.push(
+      `the data dir's path (${data}) has characters a file: URL cannot carry as they are`,
+    );
+  }
+  try {
+    if (!statSync(join(data, 'tmp')).isDirectory()) throw new Error('not a directory');
+  } catch {
+    reasons.push(`${join(data, 'tmp')} is missing (kiro-learn restart makes it)`);
+  }
+  return reasons;
 }
 
 /**
