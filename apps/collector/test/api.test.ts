@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
@@ -41,8 +42,24 @@ describe('GET /healthz', () => {
   it('answers ok with the version and a request id', async () => {
     const r = await send(c.port, 'GET', '/healthz');
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'ok', version: '9.9.9' });
+    // The data dir it serves: a CLI of another data dir must not take it for its own.
+    expect(r.json).toEqual({ status: 'ok', version: '9.9.9', pid: process.pid, home: c.home });
     expect(r.headers['x-request-id']).toMatch(/.+/);
+  });
+});
+
+describe('GET /', () => {
+  it('sends a browser to the viewer, token or not', async () => {
+    const ui = new Hono().get('/*', (c) => c.text('the viewer'));
+    const guarded = await startCollector({ token: 'a-long-random-token-value-123' }, { ui });
+    try {
+      const r = await send(guarded.port, 'GET', '/');
+      expect(r.status).toBe(302);
+      expect(r.headers.location).toBe('/ui/');
+      expect((await send(guarded.port, 'GET', '/ui/')).text).toBe('the viewer');
+    } finally {
+      await guarded.close();
+    }
   });
 });
 

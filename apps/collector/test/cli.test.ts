@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { CLI, cli, envFor, freePort, healthy, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cli, envFor, freePort, healthy, tempHome } from './child.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -91,7 +91,7 @@ describe('kiro-learn CLI', () => {
     expect(bystander.killed).toBe(false);
   });
 
-  it("stop leaves alone another data dir's collector that answers on the port", async () => {
+  it("another data dir's collector on the port: start refuses and names it, status and doctor report only this data dir, stop leaves it alone", async () => {
     await setup();
     const other = tempHome();
     const otherEnv = envFor(other, port);
@@ -100,6 +100,41 @@ describe('kiro-learn CLI', () => {
       rmSync(other, { recursive: true, force: true });
     });
     expect(cli(['start'], otherEnv).code).toBe(0);
+    const otherPid = JSON.parse(readFileSync(join(other, 'collector.pid'), 'utf8')).pid;
+
+    for (const args of [['start'], ['start', '--foreground']]) {
+      const started = cli(args, env);
+      expect(started.code, args.join(' ')).toBe(1);
+      expect(started.stdout).toBe('');
+      expect(started.stderr).toBe(
+        `kiro-learn: cannot start: port ${port} is held by the kiro-learn collector of another data dir (${other}, pid ${otherPid}); stop that one (KIRO_LEARN_HOME=${other} kiro-learn stop), or give ${home} another port (KIRO_LEARN_PORT=${port + 1} kiro-learn start, or "port" in ${join(home, 'settings.json')})\n`,
+      );
+    }
+    expect(existsSync(join(home, 'collector.pid'))).toBe(false);
+
+    const status = cli(['status'], env);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^kiro-learn collector for ${home} is not running: port ${port} is held by the kiro-learn collector of another data dir \\(${other}, pid ${otherPid}\\)`,
+      ),
+    );
+    expect(status.stdout).not.toMatch(/events|memories/);
+    const json = JSON.parse(cli(['status', '--json'], env).stdout);
+    expect(json).toMatchObject({
+      running: false,
+      home,
+      port_held_by: { home: other, pid: otherPid },
+    });
+    expect(json).not.toHaveProperty('events');
+
+    const doctor = cli(['doctor'], env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(
+      `✗ collector for ${home} not running: port ${port} is held by the kiro-learn collector of another data dir (${other}, pid ${otherPid})`,
+    );
+    expect(doctor.stdout).not.toMatch(/collector running|semantic search/);
+
     const stopped = cli(['stop'], env);
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/not running/);

@@ -19,10 +19,17 @@ export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
 export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
 export {
+  FAST_PATH_DEADLINES,
+  FAST_PATH_MARK,
   HOOK_LAUNCHER,
   hookCommand,
+  hookLauncher,
+  type LauncherOptions,
+  launcherCurl,
   MCP_LAUNCHER,
+  nodePathReasons,
   PORTABLE_DATA_DIR,
+  prepareHookTmp,
 } from './init/launcher.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';
 export {
@@ -39,6 +46,7 @@ export {
   applyPlan,
   detectSurfaces,
   type FileChange,
+  findCurl,
   formatPlan,
   type InitOptions,
   type Plan,
@@ -70,6 +78,15 @@ export {
   readPauseState,
   writePauseState,
 } from './paused.js';
+// One hook from payload to answer, the same on both paths: the shim's own process, and the
+// collector's `POST /v1/hooks/:surface` for the launcher's fast path.
+export {
+  type HookInput,
+  handleHook,
+  type PreparedHook,
+  prepareHook,
+  type RecordHook,
+} from './prepare.js';
 // Running one hook: payload → Event → collector, context to stdout.
 export { captureDisabled, type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';

@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
+import {
+  cliAddress,
+  otherDataDir,
+  otherDataDirHelp,
+  probe,
+  probeRunning,
+  sleep,
+} from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
@@ -21,6 +28,12 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
     const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const running = await probeRunning(address, daemonFiles(address.home).lock);
+    const other = otherDataDir(running, address.home);
+    if (other !== undefined) {
+      const { held, fix } = otherDataDirHelp(address, other, running.pid);
+      line(io.stderr, `kiro-learn: cannot start: ${held}; ${fix}`);
+      return 1;
+    }
     if (running.ok) {
       line(
         io.stdout,
@@ -93,6 +106,12 @@ async function background(io: CommandIO): Promise<number> {
       // share start.err.)
       if (exited === 0 || /already running/.test(why)) {
         const winner = await answers(address, deadline);
+        const other = winner && otherDataDir(winner, address.home);
+        if (other !== undefined) {
+          const { held, fix } = otherDataDirHelp(address, other, winner?.pid);
+          line(io.stderr, `kiro-learn: cannot start: ${held}; ${fix}`);
+          return 1;
+        }
         line(
           io.stdout,
           `kiro-learn collector is already running (pid ${winner?.pid ?? '?'}) at ${address.baseUrl}`,

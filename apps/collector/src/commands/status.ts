@@ -1,5 +1,11 @@
 import { type PauseView, pauses } from '../data/pause.js';
-import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
+import {
+  api,
+  cliAddress,
+  otherDataDir,
+  otherDataDirHelp,
+  probeRunning,
+} from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
@@ -11,18 +17,42 @@ interface SemanticView {
   model?: string;
   runtime?: string;
   vectors?: { records: number; withVector: number };
+  precision?: string;
+  prompts?: { used: number; timedOut: number; failed: number };
 }
 
-/** One line on semantic search: on with its model and coverage, or off and why. */
+/**
+ * One line on semantic search: on with its model and coverage, or off and why; then, when
+ * prompts since start were answered lexical only, how many and why.
+ */
 export function semanticLine(s: SemanticView): string {
+  let text: string;
   if (s.state === 'on') {
     const missing = s.vectors ? s.vectors.records - s.vectors.withVector : 0;
     const coverage = s.vectors
       ? `; ${s.vectors.withVector} of ${s.vectors.records} records embedded${missing > 0 ? ' (the rest in the background, or: kiro-learn reindex)' : ''}`
       : '';
-    return `semantic search: on (${s.model}, ${s.runtime})${coverage}`;
+    const engine = [s.runtime, s.precision].filter(Boolean).join(' ');
+    text = `semantic search: on (${s.model}, ${engine})${coverage}`;
+  } else {
+    text = `semantic search: ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
   }
-  return `semantic search: ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
+  const p = s.prompts;
+  const fellBack = p ? p.timedOut + p.failed : 0;
+  if (p && fellBack > 0) {
+    const why = [
+      p.timedOut > 0 ? `${p.timedOut} timed out` : '',
+      p.failed > 0 ? `${p.failed} failed` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const hint =
+      p.timedOut > 0
+        ? '; the model did not answer within its share of retrieval.budgetMs: the machine is busy'
+        : '';
+    text += `\n    ${fellBack} of ${p.used + fellBack} prompts since start answered lexical only (semantic share ${why}${hint})`;
+  }
+  return text;
 }
 
 interface PipelineView {
@@ -51,12 +81,17 @@ export const status: Command = {
   usage: `kiro-learn status [--json]
 
 Exit code 0 when the collector answers on its port, 1 when it does not.
-  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused`,
+  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused
+           (port_held_by: {home, pid} when another data dir's collector holds the port)`,
   async run(args, io) {
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
     const address = cliAddress(io.env);
     const files = daemonFiles(address.home);
-    const health = await probeRunning(address, files.lock);
+    const answered = await probeRunning(address, files.lock);
+    // Another data dir's collector on this port is not this data dir's: nothing of it is
+    // reported as this one's (its totals, its projects), only that it holds the port.
+    const other = otherDataDir(answered, address.home);
+    const health: typeof answered = other === undefined ? answered : { ok: false };
     const recorded = readPidFile(files.pid);
     let totals: { events: number; memories: number } | undefined;
     let pipeline: PipelineView | undefined;
@@ -80,6 +115,9 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       ...(health.version ? { version: health.version } : {}),
       url: address.baseUrl,
       home: address.home,
+      ...(other !== undefined
+        ? { port_held_by: { home: other, ...(answered.pid ? { pid: answered.pid } : {}) } }
+        : {}),
       log: files.log,
       ...(health.ok && recorded?.pid === health.pid ? { started_at: recorded?.startedAt } : {}),
       ...totals,
@@ -143,7 +181,12 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       for (const p of paused) line(io.stdout, pauseLine(p));
       line(
         io.stdout,
-        `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
+        other !== undefined
+          ? (({ held, fix }) =>
+              `kiro-learn collector for ${address.home} is not running: ${held}; ${fix}`)(
+              otherDataDirHelp(address, other, answered.pid),
+            )
+          : `kiro-learn collector is not running (nothing answers at ${address.baseUrl}); start it with: kiro-learn start`,
       );
     }
     return health.ok ? 0 : 1;

@@ -29,7 +29,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * - `Host` must be a loopback name with our port (defeats DNS rebinding) while bound to
  *   loopback; off loopback the bearer token guards instead.
  * - An `Origin` (or `Sec-Fetch-Site: cross-site`) from anywhere but our own origin is refused.
- * - With a token, every request but `/healthz` and the viewer's page must carry it.
+ * - With a token, every request but `/healthz` and the viewer's page (and `/`, its redirect)
+ *   must carry it.
  * - Bodies must be `application/json` (or `application/x-ndjson`): browsers cannot send that cross-origin without a
  *   preflight we never answer.
  */
@@ -126,7 +127,9 @@ function isTeamRoute(path: string): boolean {
 
 function isPublic(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  return path === '/healthz' || (path.startsWith('/ui') && !path.startsWith('/ui/api/'));
+  return (
+    path === '/' || path === '/healthz' || (path.startsWith('/ui') && !path.startsWith('/ui/api/'))
+  );
 }
 
 function bearerOf(header: string | undefined): string | undefined {

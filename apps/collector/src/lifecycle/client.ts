@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { type CollectorAddress, collectorAddress } from '@kiro-learn/schema/node';
 import { isFileLocked } from '@kiro-learn/storage/lock';
 
@@ -6,6 +8,8 @@ export interface Probe {
   ok: boolean;
   pid?: number;
   version?: string;
+  /** The data dir the collector serves (collectors bound to loopback say it). */
+  home?: string;
 }
 
 /**
@@ -28,12 +32,18 @@ export async function probe(address: CollectorAddress, timeoutMs = 1000): Promis
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!res.ok) return { ok: false };
-    const body = (await res.json()) as { status?: unknown; pid?: unknown; version?: unknown };
+    const body = (await res.json()) as {
+      status?: unknown;
+      pid?: unknown;
+      version?: unknown;
+      home?: unknown;
+    };
     if (body.status !== 'ok') return { ok: false };
     return {
       ok: true,
       ...(typeof body.pid === 'number' ? { pid: body.pid } : {}),
       ...(typeof body.version === 'string' ? { version: body.version } : {}),
+      ...(typeof body.home === 'string' ? { home: body.home } : {}),
     };
   } catch {
     return { ok: false };
@@ -58,6 +68,40 @@ export async function probeRunning(
     if (again.ok || Date.now() >= deadline || !isFileLocked(lockPath)) return again;
     await sleep(200);
   }
+}
+
+/**
+ * The data dir of the collector that answered, when it is not `home`: the port is held by
+ * a collector of another data dir, whose totals, log and pauses are not this one's.
+ * Undefined when it is this data dir's, or does not say.
+ */
+export function otherDataDir(health: Probe, home: string): string | undefined {
+  if (!health.ok || health.home === undefined) return undefined;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
+  };
+  return real(health.home) === real(home) ? undefined : health.home;
+}
+
+/**
+ * What to say when the port is held by another data dir's collector: which one holds it,
+ * and the two ways out (stop that one, or give this data dir another port).
+ */
+export function otherDataDirHelp(
+  address: CollectorAddress,
+  other: string,
+  pid?: number,
+): { held: string; fix: string } {
+  const q = (path: string) =>
+    /^[\w/.@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+  return {
+    held: `port ${address.port} is held by the kiro-learn collector of another data dir (${other}${pid !== undefined ? `, pid ${pid}` : ''})`,
+    fix: `stop that one (KIRO_LEARN_HOME=${q(other)} kiro-learn stop), or give ${address.home} another port (KIRO_LEARN_PORT=${address.port + 1} kiro-learn start, or "port" in ${join(address.home, 'settings.json')})`,
+  };
 }
 
 /** A JSON request to the collector's API with the configured token. */

@@ -1,10 +1,11 @@
 import { NamespaceSchema } from '@kiro-learn/schema';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { isLoopbackHost } from '../config/settings.js';
 import type { AppContext } from '../context.js';
 import { pauses } from '../data/pause.js';
 import { parseWith } from '../http/respond.js';
-import { renderGauge } from '../metrics.js';
+import { renderCounter, renderGauge } from '../metrics.js';
 
 const LogQuery = z.object({
   namespace: NamespaceSchema.optional(),
@@ -20,8 +21,11 @@ const BREAKER_LEVEL: Record<string, number> = { closed: 0, 'half-open': 1, open:
 export function metaRoutes(ctx: AppContext): Hono {
   const app = new Hono();
 
+  // `home`: which data dir this collector serves, so a CLI of another data dir never takes
+  // it for its own. Said only on loopback: a server's paths are nobody else's business.
+  const home = isLoopbackHost(ctx.settings.host) ? { home: ctx.settings.home } : {};
   app.get('/healthz', (c) =>
-    c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid }),
+    c.json({ status: 'ok' as const, version: ctx.version, pid: process.pid, ...home }),
   );
 
   // What `kiro-learn status` and the viewer show: uptime and each project's extraction state.
@@ -76,6 +80,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/metrics', async (c) => {
     const pending = await ctx.reads.pendingSummary();
+    const { prompts } = await ctx.semanticStatus();
     const { projects } = ctx.status();
     const m = ctx.metrics;
     const text = [
@@ -83,6 +88,15 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.ingested.render(),
       m.ingestSeconds.render(),
       m.retrievalSeconds.render(),
+      renderCounter(
+        'kiro_learn_retrieval_semantic_total',
+        'Prompt retrievals with the embedding model loaded, by how the semantic share went: used, or timed_out / failed (answered lexical only).',
+        [
+          [{ outcome: 'used' }, prompts.used],
+          [{ outcome: 'timed_out' }, prompts.timedOut],
+          [{ outcome: 'failed' }, prompts.failed],
+        ],
+      ),
       m.extractions.render(),
       m.extractedRecords.render(),
       m.streamsDropped.render(),
