@@ -99,7 +99,7 @@ export function plainLines(markdown: string): PlainLine[] {
       .replace(/(\*\*|__)(.+?)\1/g, '$2')
       .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
       .replace(
-        /[\u2705\u274C\u26A0\uFE0F\u{1F389}\u2728\u{1F680}\u{1F4DD}\u{1F527}\u{1F449}\u2713\u2717]+\s*/gu,
+        /(?:\u2705|\u274C|\u26A0\uFE0F?|\u{1F389}|\u2728|\u{1F680}|\u{1F4DD}|\u{1F527}|\u{1F449}|\u2713|\u2717)+\s*/gu,
         '',
       )
       .trim();
