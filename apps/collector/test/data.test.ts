@@ -411,6 +411,33 @@ describe('backup', () => {
   });
 });
 
+describe('backup over an existing file', () => {
+  it('is refused with 409 and the file kept, unless the request says force', async () => {
+    const r = await collector();
+    await send(r.port, 'POST', '/v1/events', { body: makeEvent() });
+    const path = join(temp(), 'notes.db');
+    writeFileSync(path, 'not a backup: my own file');
+    const refused = await send(r.port, 'POST', '/v1/backup', { body: { path } });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ error: 'the backup was not written' });
+    expect(refused.json.details[0]).toMatch(/notes\.db exists.*"force": true/);
+    expect(readFileSync(path, 'utf8')).toBe('not a backup: my own file');
+    const forced = await send(r.port, 'POST', '/v1/backup', { body: { path, force: true } });
+    expect(forced.status).toBe(200);
+    const copy = await openSqliteStorage({ path, readOnly: true });
+    try {
+      expect((await copy.stats()).events.total).toBe(1);
+    } finally {
+      await copy.close();
+    }
+    const itself = await send(r.port, 'POST', '/v1/backup', {
+      body: { path: r.dbPath, force: true },
+    });
+    expect(itself.status).toBe(409);
+    expect(itself.json.details[0]).toMatch(/is the database itself/);
+  });
+});
+
 describe('capture gate at the collector', () => {
   it('drops events of a paused project and returns no context; other projects go on', async () => {
     const r = await collector();

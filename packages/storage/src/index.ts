@@ -14,6 +14,7 @@
 // The StorageBackend interface, composed of one narrow interface per aggregate (each
 // documented field by field in stores/): code that needs one aggregate asks for it alone.
 export type {
+  BackupOptions,
   BufferStore,
   ClaimStore,
   ColumnWeights,

@@ -2,15 +2,9 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  cliAddress,
-  otherDataDir,
-  otherDataDirHelp,
-  probe,
-  probeRunning,
-  sleep,
-} from '../lifecycle/client.js';
-import { daemonFiles } from '../lifecycle/files.js';
+import { isFileLocked } from '@kiro-learn/storage/lock';
+import { cliAddress, otherDataDir, otherDataDirHelp, probe, sleep } from '../lifecycle/client.js';
+import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -27,7 +21,26 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
   async run(args, io) {
     const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
     const address = cliAddress(io.env);
-    const running = await probeRunning(address, daemonFiles(address.home).lock);
+    const files = daemonFiles(address.home);
+    // The lock first: while a collector holds this data dir's lock, nothing else may serve
+    // it, and that is known at once, without waiting for an answer from any port.
+    if (isFileLocked(files.lock)) {
+      const holder = readPidFile(files.pid);
+      if (holder !== undefined && holder.port !== address.port) {
+        line(
+          io.stderr,
+          `kiro-learn: cannot start: the data dir ${address.home} is in use by another kiro-learn collector (pid ${holder.pid}, port ${holder.port}); stop it first (kiro-learn stop), or give this one its own data dir (KIRO_LEARN_HOME)`,
+        );
+        return 1;
+      }
+      line(
+        io.stdout,
+        `kiro-learn collector is already running (pid ${holder?.pid ?? '?'}) at ${address.baseUrl}`,
+      );
+      return 0;
+    }
+    // Then the port: a collector of another data dir may hold it.
+    const running = await probe(address);
     const other = otherDataDir(running, address.home);
     if (other !== undefined) {
       const { held, fix } = otherDataDirHelp(address, other, running.pid);
