@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { newEventId } from '@kiro-learn/schema';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, cli, envFor, freePort, healthy, tempHome } from './child.js';
 
@@ -184,6 +185,46 @@ describe('kiro-learn CLI', () => {
       const isDir = statSync(join(home, file)).isDirectory();
       expect(`${file} ${mode}`).toBe(`${file} ${isDir ? '700' : '600'}`);
     }
+  });
+
+  it('start warns when the database is damaged and points to the recovery steps', async () => {
+    await setup();
+    expect(cli(['start'], env).code).toBe(0);
+    for (let i = 0; i < 300; i++) {
+      const event = {
+        event_id: newEventId(),
+        session_id: 's',
+        actor_id: 'dev',
+        namespace: '/actor/dev/project/app/',
+        schema_version: 1,
+        kind: 'tool_use',
+        body: { type: 'text', content: `run ${i} ${'output '.repeat(200)}` },
+        valid_time: new Date().toISOString(),
+        source: { surface: 'kiro-cli', version: '1', client_id: 't' },
+      };
+      const reply = await fetch(`http://127.0.0.1:${port}/v1/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(event),
+      });
+      expect(reply.status).toBe(200);
+    }
+    expect(cli(['stop'], env).code).toBe(0);
+    // Pages in the middle of the file (event text) overwritten: it still opens.
+    const db = join(home, 'kiro-learn.db');
+    const bytes = readFileSync(db);
+    const page = 4096;
+    const middle = Math.floor(bytes.length / page / 2) * page;
+    bytes.fill(0xff, middle, middle + 4 * page);
+    writeFileSync(db, bytes);
+
+    const started = cli(['start'], env);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(/started/);
+    expect(started.stderr).toMatch(
+      /^kiro-learn: warning: the database is damaged; see "The database is damaged" in docs\/troubleshooting\.md/,
+    );
+    expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(/is damaged/);
   });
 
   it('a SIGTERM during start-up stops the collector cleanly once it has started', async () => {

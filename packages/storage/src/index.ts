@@ -93,6 +93,7 @@ export {
 export {
   CORRUPT_DATABASE_HELP,
   checkDatabase,
+  checkDatabaseOffThread,
   type IntegrityReport,
 } from './sqlite/integrity.js';
 // An exclusive, crash-safe file lock (the collector's data-dir lock).

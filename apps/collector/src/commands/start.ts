@@ -3,7 +3,14 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFileLocked } from '@kiro-learn/storage/lock';
-import { cliAddress, otherDataDir, otherDataDirHelp, probe, sleep } from '../lifecycle/client.js';
+import {
+  api,
+  cliAddress,
+  otherDataDir,
+  otherDataDirHelp,
+  probe,
+  sleep,
+} from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
@@ -109,6 +116,8 @@ async function background(io: CommandIO): Promise<number> {
     if (health.ok && health.pid === child.pid) {
       line(io.stdout, `kiro-learn collector started (pid ${child.pid}) at ${address.baseUrl}`);
       line(io.stdout, `logs: ${files.log}`);
+      const damaged = await integrity(address);
+      if (damaged) line(io.stderr, `kiro-learn: warning: ${damaged}`);
       return 0;
     }
     if (exited !== undefined) {
@@ -154,4 +163,31 @@ async function answers(address: ReturnType<typeof cliAddress>, deadline: number)
     if (Date.now() >= deadline) return undefined;
     await sleep(100);
   }
+}
+
+/** How long `start` waits for the collector's integrity check before it leaves it to the log. */
+const INTEGRITY_WAIT_MS = 10_000;
+
+/**
+ * What the collector's start-up integrity check found, when the database is damaged: it
+ * runs on a worker thread, so `start` waits for it a little (a large file takes seconds;
+ * past the wait, the log, `status` and `doctor` tell).
+ */
+async function integrity(address: ReturnType<typeof cliAddress>): Promise<string | undefined> {
+  const deadline = Date.now() + INTEGRITY_WAIT_MS;
+  while (Date.now() < deadline) {
+    const storage = await api<{
+      storage?: { integrity?: string; error?: string; problems?: string[] };
+    }>(address, '/v1/status').then(
+      (status) => status.storage,
+      () => undefined,
+    );
+    if (storage?.integrity === 'damaged') {
+      const found = storage.problems?.length ? ` (${storage.problems.slice(0, 2).join('; ')})` : '';
+      return `${storage.error ?? 'the database is damaged'}${found}`;
+    }
+    if (storage?.integrity !== 'checking') return undefined;
+    await sleep(100);
+  }
+  return undefined;
 }
