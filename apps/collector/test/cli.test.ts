@@ -4,8 +4,8 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
+import { CLI, cli, envFor, freePort, healthy, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cli, envFor, freePort, healthy, tempHome } from './child.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;

@@ -57,6 +57,7 @@ export type {
   StoredEvent,
 } from './stores/data.js';
 export type {
+  EventHead,
   EventPage,
   EventStore,
   ListEventsOptions,

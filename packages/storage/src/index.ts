@@ -19,6 +19,7 @@ export type {
   ClaimStore,
   ColumnWeights,
   DataStore,
+  EventHead,
   EventPage,
   EventStore,
   ExtractionCommit,
