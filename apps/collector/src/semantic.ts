@@ -41,8 +41,9 @@ export interface Semantic {
   status(): Promise<SemanticStatus>;
   /**
    * Embeds and stores the vectors of just-saved records, so they are found by meaning as
-   * soon as the save returns; waits for a model still loading. Never throws (a record it
-   * could not embed is picked up by the background catch-up).
+   * soon as the save returns; waits for a model still loading at most LOAD_WAIT_MS (the
+   * catch-up after the load embeds it then). Never throws (a record it could not embed is
+   * picked up by the background catch-up).
    */
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
   /** Records may be missing vectors (an extraction stored some): embed them in the background. */
@@ -62,6 +63,21 @@ export interface Semantic {
 export type EmbedderLoader = typeof loadEmbedder;
 
 const PAGE = 32;
+
+/**
+ * How long a save waits for a model that is still loading. An agent's save (the MCP tools
+ * give the collector 5 s) must not hang on a model load that takes seconds on a busy machine.
+ */
+const LOAD_WAIT_MS = 1500;
+
+/** The promise's value, or undefined once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Starts loading the model in the background (a worker thread: start-up and /healthz
@@ -194,7 +210,7 @@ export function createSemantic(
       busy = fn;
     },
     async embedRecords(records) {
-      const embedder = model ?? (await loading);
+      const embedder = model ?? (await within(loading, LOAD_WAIT_MS));
       if (!embedder || closed || records.length === 0) return;
       try {
         await embedAndStore(embedder, records);
