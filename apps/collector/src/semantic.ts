@@ -75,6 +75,9 @@ export function createSemantic(
             await loaded.close();
             return undefined;
           }
+          // The first embedding of a query is the slowest (the runtime sets itself up for
+          // the input): paid here, not by the first prompt inside its retrieval budget.
+          await loaded.embed(['warm up the query path'], { purpose: 'query' }).catch(() => {});
           model = loaded;
           state = 'on';
           reason = undefined;
