@@ -48,6 +48,7 @@ export type { ClaimStore } from './stores/claims.js';
 export type {
   DataStore,
   ForgetCounts,
+  ForgetOptions,
   ForgetScope,
   PrunePolicy,
   ScanPage,
@@ -55,6 +56,7 @@ export type {
   StoredEvent,
 } from './stores/data.js';
 export type {
+  EventHead,
   EventPage,
   EventStore,
   ListEventsOptions,

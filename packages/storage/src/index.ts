@@ -18,12 +18,14 @@ export type {
   ClaimStore,
   ColumnWeights,
   DataStore,
+  EventHead,
   EventPage,
   EventStore,
   ExtractionCommit,
   ExtractionLogEntry,
   ExtractionLogInput,
   ForgetCounts,
+  ForgetOptions,
   ForgetScope,
   ListEventsOptions,
   ListRecordsOptions,
@@ -81,6 +83,12 @@ export {
   type StorageReader,
   type StorageReads,
 } from './reads.js';
+// Forgetting in a backup file too: rewritten without the scopes (off the event loop).
+export {
+  type CopyForgetRequest,
+  type CopyForgetResult,
+  forgetInCopy,
+} from './sqlite/forget-copy.js';
 // Checking a database file for damage (`kiro-learn doctor`).
 export {
   CORRUPT_DATABASE_HELP,

@@ -3,7 +3,14 @@ import { dirname, resolve } from 'node:path';
 import type { DataStore, StoredEvent } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type SqliteContext, scanCursor } from './context.js';
-import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import {
+  countPrune,
+  countScope,
+  deletePrune,
+  deleteScope,
+  eraseTraces,
+  namespacesOfDirectories,
+} from './forget.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
 
@@ -40,6 +47,11 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       settings.afterForget();
       await erase(counts.records > 0);
       return counts;
+    },
+
+    async projectNamespaces(directories) {
+      ctx.ensureOpen();
+      return namespacesOfDirectories(sqlite, directories);
     },
 
     async pruneEvents(policy) {

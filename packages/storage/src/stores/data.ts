@@ -6,11 +6,24 @@ export interface DataStore {
   countForget(scope: ForgetScope): Promise<ForgetCounts>;
   /**
    * Deletes everything in `scope`: events, the records derived from them (with their
-   * search rows and vectors), pending entries and log lines. Leaves no trace of the
-   * deleted text in the database's files (on SQLite: zeroed pages, FTS entries removed,
-   * the WAL truncated). Returns what went.
+   * search rows and vectors), pending entries and log lines. Returns what went. Atomic
+   * with extraction: an extraction of the scope's events committing meanwhile either
+   * fails (`stale_batch`) or has its records deleted too.
+   *
+   * No trace of the deleted text stays in the database's files on SQLite (zeroed pages,
+   * FTS entries removed, the WAL truncated). On PostgreSQL the rows are gone for every
+   * query at once, but their bytes stay in the table files' free space until reused;
+   * `compact` then rewrites the tables the scope touched (`VACUUM FULL`, which locks each
+   * table while it runs), so the text leaves them. PostgreSQL's WAL keeps it until the
+   * server recycles the segment.
    */
-  forget(scope: ForgetScope): Promise<ForgetCounts>;
+  forget(scope: ForgetScope, options?: ForgetOptions): Promise<ForgetCounts>;
+  /**
+   * The namespaces holding an event captured in one of these project directories (the
+   * events' `source.project_path`, compared exactly), sorted. A project's id changes when
+   * its repository gains a remote: its earlier namespaces still name its directory.
+   */
+  projectNamespaces(directories: readonly string[]): Promise<string[]>;
   /** Stored events in arrival order, as their exact JSON text, paged (export). */
   scanEvents(query: ScanQuery): Promise<ScanPage<StoredEvent>>;
   /** Records in a stable order, paged (export). */
@@ -41,6 +54,14 @@ export type ForgetScope =
   | { namespace: string }
   | { before: string; namespace?: string }
   | { all: true };
+
+export interface ForgetOptions {
+  /**
+   * PostgreSQL: rewrite the tables the forget touched (`VACUUM FULL`) so the deleted text
+   * leaves their files now. SQLite leaves no trace without it.
+   */
+  compact?: boolean;
+}
 
 /** How much a forget or prune deleted (or would delete). */
 export interface ForgetCounts {

@@ -17,12 +17,20 @@ export interface EventStore {
   getEventJson(eventId: string): Promise<string | undefined>;
   /** Several events by id, in the order asked (missing ids are left out). */
   getEvents(eventIds: readonly string[]): Promise<Event[]>;
+  /**
+   * Session, kind and time of several events, without their bodies (cheap enough for every
+   * prompt: retrieval asks which session a record's events came from). In the order asked;
+   * missing ids are left out.
+   */
+  getEventHeads(eventIds: readonly string[]): Promise<EventHead[]>;
   /** Newest first (by arrival), paged with an opaque cursor. */
   listEvents(query: ListEventsOptions): Promise<EventPage>;
   /**
    * Follows events stored by the other processes sharing this database (PostgreSQL:
    * LISTEN), for live feeds; the backend's own writes are left out. Absent where one
    * process owns the database (SQLite). Resolves once listening; the result stops it.
+   * Writers announce their events only while some other process watches, so watch only
+   * while someone reads the feed: an idle watch costs every writer a NOTIFY per batch.
    */
   watchEvents?(listener: (stored: StoredEventNotice) => void): Promise<() => Promise<void>>;
 }
@@ -52,6 +60,16 @@ export interface ListEventsOptions {
   cursor?: string;
 }
 
+/** Where and when an event happened, without its body (getEventHeads). */
+export interface EventHead {
+  eventId: string;
+  namespace: string;
+  sessionId: string;
+  kind: EventKind;
+  /** The event's `valid_time`. */
+  validTime: string;
+}
+
 export interface EventPage {
   /** Newest first. */
   items: Event[];
@@ -63,4 +81,9 @@ export interface EventPage {
 export interface StoredEventNotice {
   eventId: string;
   namespace: string;
+  /**
+   * The event itself, when it fitted in the notice (PostgreSQL's NOTIFY payload holds at
+   * most 8000 bytes); otherwise read it with getEvent.
+   */
+  event?: Event;
 }
