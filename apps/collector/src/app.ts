@@ -422,7 +422,8 @@ export function createCollector(options: CollectorOptions): Collector {
       hub.on((activity) => {
         if (activity.type === 'event') listener(activity.event);
       }),
-    warmUp: () => warmUp({ storage, scrubber, home: settings.home }),
+    warmUp: () =>
+      warmUp({ storage, scrubber, home: settings.home, ...(semantic ? { semantic } : {}) }),
     reportExtraction(entry) {
       metrics.extractions.inc({ status: entry.status });
       metrics.extractedRecords.inc({}, entry.records);

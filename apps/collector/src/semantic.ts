@@ -54,6 +54,8 @@ export interface Semantic {
    * thread, else on two (where the machine has them).
    */
   setBusy(busy: () => boolean): void;
+  /** Resolves once loading settled: with the model, or undefined (off, failed, closed). */
+  ready(): Promise<Embedder | undefined>;
   /** Stops background work and frees the model. */
   close(): Promise<void>;
 }
@@ -171,6 +173,7 @@ export function createSemantic(
 
   return {
     embedder: () => model,
+    ready: () => loading,
     async status() {
       const embedder = model;
       return {

@@ -3,6 +3,7 @@ import { type Event, type MemoryRecord, type Scrubber, scrubEvent } from '@kiro-
 import { prepareHook } from '@kiro-learn/shims';
 import type { StorageBackend } from '@kiro-learn/storage';
 import { EventParser } from './ingest.js';
+import type { Semantic } from './semantic.js';
 
 /** A namespace no project has: the warm-up reads it and finds nothing. */
 const WARM_NAMESPACE = '/actor/kiro-learn/project/warm-up/';
@@ -18,6 +19,8 @@ export async function warmUp(options: {
   storage: StorageBackend;
   scrubber: Scrubber;
   home: string;
+  /** The model loading in the background: once loaded, the hybrid path is warmed too. */
+  semantic?: Pick<Semantic, 'ready'>;
 }): Promise<void> {
   try {
     const event: Event = {
@@ -78,5 +81,22 @@ export async function warmUp(options: {
     });
   } catch {
     // a warm-up that fails costs the first prompt its time, nothing else
+  }
+  // Once the model has loaded, the first hybrid prompt would run the vector scan, the
+  // record fetch and the fusion cold: a search over the latest project's records runs them
+  // (a search changes and logs nothing).
+  try {
+    const model = await options.semantic?.ready();
+    if (!model) return;
+    const [latest] = (await options.storage.listRecords({ limit: 1 })).items;
+    if (!latest) return;
+    const retriever = createRetriever({
+      storage: options.storage,
+      log: false,
+      semantic: { embedder: () => model },
+    });
+    await retriever.search({ namespace: latest.namespace, query: latest.title, limit: 10 });
+  } catch {
+    // as above
   }
 }
