@@ -141,6 +141,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,
+      semantic: () => semantic.status(),
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
       paused: (namespace) => {

@@ -127,6 +127,7 @@ export async function ingestEvent(
         ? 'ok'
         : 'empty';
   ctx.metrics.retrievalSeconds.observe(outcome.latencyMs / 1000, { outcome: label });
+  if (outcome.semantic) ctx.notePrompt(outcome.semantic);
   if (outcome.error) ctx.logger.warn('retrieval failed', { error: outcome.error });
   ctx.hub.emit({
     type: 'retrieval',

@@ -22,6 +22,8 @@ export interface RetrieveOutcome {
   /** The context's token budget left records out or trimmed them. */
   budgetCut?: boolean;
   error?: string;
+  /** How the semantic share went, when a model is loaded (see RetrievalOutcome.semantic). */
+  semantic?: 'used' | 'timed_out' | 'failed';
 }
 
 /** The retrieval entry point the collector calls for `?retrieve=true` prompts. */

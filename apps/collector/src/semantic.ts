@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
@@ -17,6 +18,20 @@ export interface SemanticStatus {
   runtime?: string;
   /** Records that have a vector for the model, of all records (when on). */
   vectors?: { records: number; withVector: number };
+  /** `int8` or `fp32` (onnxruntime-node; the WASM engine runs fp32), once loaded. */
+  precision?: string;
+  /**
+   * Prompt retrievals since the collector started, by how their semantic share went:
+   * `used`, or answered lexical only because it `timedOut` or `failed`.
+   */
+  prompts: SemanticPrompts;
+}
+
+/** Prompt retrievals by how their semantic share went (see SemanticStatus.prompts). */
+export interface SemanticPrompts {
+  used: number;
+  timedOut: number;
+  failed: number;
 }
 
 /** The collector's embedding model and the background work that keeps vectors current. */
@@ -32,6 +47,13 @@ export interface Semantic {
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
   /** Records may be missing vectors (an extraction stored some): embed them in the background. */
   catchUp(): void;
+  /** Counts how a prompt retrieval's semantic share went (status, /metrics, the viewer). */
+  notePrompt(outcome: 'used' | 'timed_out' | 'failed'): void;
+  /**
+   * Tells the model when the collector is busy answering requests: then it embeds on one
+   * thread, else on two (where the machine has them).
+   */
+  setBusy(busy: () => boolean): void;
   /** Stops background work and frees the model. */
   close(): Promise<void>;
 }
@@ -62,6 +84,8 @@ export function createSemantic(
   let closing: Promise<void> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  const prompts: SemanticPrompts = { used: 0, timedOut: 0, failed: 0 };
+  let busy: () => boolean = () => false;
 
   const loading: Promise<Embedder | undefined> = settings.semantic.enabled
     ? (async () => {
@@ -69,6 +93,11 @@ export function createSemantic(
         try {
           const loaded = await load({
             runtime: settings.semantic.runtime,
+            precision: settings.semantic.precision,
+            // A second intra-op thread while no request is being answered: the collector's
+            // own loop keeps a core whenever it has work.
+            threads: Math.min(2, availableParallelism()),
+            busy: () => busy(),
             ...(settings.semantic.modelDir ? { modelDir: settings.semantic.modelDir } : {}),
           });
           if (closed) {
@@ -148,10 +177,21 @@ export function createSemantic(
           ? {
               model: embedder.modelId,
               runtime: embedder.runtime,
+              precision:
+                embedder.runtime === 'onnxruntime-node' ? settings.semantic.precision : 'fp32',
               vectors: await storage.vectorCoverage(embedder.modelId),
             }
           : {}),
+        prompts: { ...prompts },
       };
+    },
+    notePrompt(outcome) {
+      if (outcome === 'used') prompts.used++;
+      else if (outcome === 'timed_out') prompts.timedOut++;
+      else prompts.failed++;
+    },
+    setBusy(fn) {
+      busy = fn;
     },
     async embedRecords(records) {
       const embedder = model ?? (await loading);

@@ -73,7 +73,16 @@ export interface RetrievalOutcome {
   error?: string;
   /** Records in the context that came from the remote source (team memory), with their authors. */
   remote?: Array<{ recordId: string; author: string }>;
+  /**
+   * How the semantic share went, when a model is loaded: `used` (its hits were fused in),
+   * `timed_out` (the prompt's embedding and vector scan overran the semantic budget: the
+   * result is lexical only) or `failed` (they threw: lexical only). Absent without a model.
+   */
+  semantic?: SemanticOutcome;
 }
+
+/** How a retrieval's semantic share went (see RetrievalOutcome.semantic). */
+export type SemanticOutcome = 'used' | 'timed_out' | 'failed';
 
 /** A search ranked the way retrieval ranks, for search endpoints and the CLI. */
 export interface SearchRequest {
@@ -124,6 +133,8 @@ interface Selection {
   subject: Shown['subject'];
   /** Titles of the records that superseded records in `ranked`, by the older record's id. */
   successors?: ReadonlyMap<string, string>;
+  /** How the semantic share went (prompt retrievals with a model loaded). */
+  semantic?: SemanticOutcome;
 }
 
 // A prompt that carries no subject of its own gets only a record this similar in meaning.
@@ -176,6 +187,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     prompt: string,
     limit: number,
     filter: Pick<SearchRequest, 'type' | 'file'> = {},
+    report?: (outcome: SemanticOutcome) => void,
   ) {
     const [hits, found] = await Promise.all([
       storage.searchRecords({
@@ -186,7 +198,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         ...(filter.type ? { observationType: filter.type } : {}),
         ...(filter.file ? { file: filter.file } : {}),
       }),
-      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit)),
+      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit), report),
     ]);
     const semantic = found?.filter(({ record }) => matches(record, filter));
     const terms = analysePrompt(prompt);
@@ -222,16 +234,26 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     namespace: string | undefined,
     prompt: string,
     limit: number,
+    report: (outcome: SemanticOutcome) => void = () => {},
   ): Promise<SemanticHit[] | undefined> {
     const embedder = currentEmbedder(opts.semantic);
     if (!embedder || namespace === undefined) return undefined;
     const vectors = opts.semantic?.vectors ?? storage;
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), opts.semanticBudgetMs);
+    // Past the budget the prompt's embedding is withdrawn: a queued one never runs, so a
+    // backlog of prompts nobody waits for cannot starve the next one.
+    const abandon = new AbortController();
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        abandon.abort();
+        resolve(TIMED_OUT);
+      }, opts.semanticBudgetMs);
     });
     const work = (async () => {
-      const [vector] = await embedder.embed([prompt], { purpose: 'query' });
+      const [vector] = await embedder.embed([prompt], {
+        purpose: 'query',
+        signal: abandon.signal,
+      });
       if (!vector) return undefined;
       const found = await vectors.searchVectors({
         namespace,
@@ -247,9 +269,16 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         .map((record) => ({ record, similarity: similarity.get(record.record_id) ?? 0 }));
     })();
     try {
-      return await Promise.race([work, expired]);
+      const result = await Promise.race([work, expired]);
+      if (result === TIMED_OUT) {
+        report('timed_out');
+        return undefined;
+      }
+      report('used');
+      return result;
     } catch (error) {
       opts.onError(error);
+      report('failed');
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -373,6 +402,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       } else {
         view = result.selection.view;
         subject = result.selection.subject;
+        if (result.selection.semantic) outcome.semantic = result.selection.semantic;
         const scoreOf = new Map(result.selection.ranked.map((hit) => [hit.record, hit.score]));
         outcome = {
           ...outcome,
@@ -448,8 +478,11 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       return run('prompt', request, query, async () => {
         const subject = subjectOf(query);
         if (query === '') return { ranked: [], view: undefined, subject };
+        let semantic: SemanticOutcome | undefined;
         const [{ ranked, successors }, view, fromRemote] = await Promise.all([
-          rank(request.namespace, query, opts.candidates),
+          rank(request.namespace, query, opts.candidates, {}, (how) => {
+            semantic = how;
+          }),
           viewOf(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
             remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),
@@ -477,7 +510,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           opts.minRelativeScore,
         );
         // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
-        return { ranked: merged, view, subject, successors };
+        return { ranked: merged, view, subject, successors, ...(semantic ? { semantic } : {}) };
       });
     },
 

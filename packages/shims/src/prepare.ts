@@ -67,7 +67,8 @@ export function prepareHook(input: HookInput): {
   let cwd = hook.cwd;
   if (!cwd) {
     cwd = input.cwd;
-    if (HOOK_ENTRIES[input.surface].stdin)
+    const entry = HOOK_ENTRIES[input.surface];
+    if (entry.stdin && !entry.runsInProject)
       warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
   }
   const home = collectorAddress(input.env).home;

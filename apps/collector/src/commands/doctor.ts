@@ -315,7 +315,19 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
   }
   if (!semantic) return [];
   const what = semanticLine(semantic);
-  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'on') {
+    const p = semantic.prompts;
+    if (p && p.timedOut + p.failed > 0) {
+      return [
+        {
+          level: 'warn',
+          what,
+          fix: 'prompts were answered without semantic search: give the machine more CPU, or raise retrieval.budgetMs in settings.json',
+        },
+      ];
+    }
+    return [{ level: 'ok', what }];
+  }
   if (semantic.state === 'loading')
     return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
   if (semantic.state === 'off') {

@@ -22,6 +22,11 @@ export type HookAnswer = (
 export interface HookEntry {
   /** The payload is JSON on stdin (false: legacy Kiro IDE, whose stdin never closes). */
   stdin: boolean;
+  /**
+   * The agent names no directory in most payloads but runs its hooks in the workspace:
+   * the hook's own working directory is the project, nothing to warn about.
+   */
+  runsInProject?: true;
   /** Payload → the event to record, or why nothing is. */
   map(input: MapInput): MapResult;
   /**
@@ -58,5 +63,5 @@ export const HOOK_ENTRIES: Record<ShimSurface, HookEntry> = {
   opencode: { stdin: true, map: mapOpenCode },
   augment: { stdin: true, map: mapAugment, answer: additionalContextAnswer },
   // Cascade reads nothing a hook prints.
-  windsurf: { stdin: true, map: mapWindsurf, answer: () => undefined },
+  windsurf: { stdin: true, runsInProject: true, map: mapWindsurf, answer: () => undefined },
 };

@@ -29,6 +29,8 @@ export interface EventStore {
    * Follows events stored by the other processes sharing this database (PostgreSQL:
    * LISTEN), for live feeds; the backend's own writes are left out. Absent where one
    * process owns the database (SQLite). Resolves once listening; the result stops it.
+   * Writers announce their events only while some other process watches, so watch only
+   * while someone reads the feed: an idle watch costs every writer a NOTIFY per batch.
    */
   watchEvents?(listener: (stored: StoredEventNotice) => void): Promise<() => Promise<void>>;
 }
@@ -79,4 +81,9 @@ export interface EventPage {
 export interface StoredEventNotice {
   eventId: string;
   namespace: string;
+  /**
+   * The event itself, when it fitted in the notice (PostgreSQL's NOTIFY payload holds at
+   * most 8000 bytes); otherwise read it with getEvent.
+   */
+  event?: Event;
 }
