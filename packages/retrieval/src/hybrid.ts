@@ -113,8 +113,7 @@ export function fuseHits(
   );
   const share =
     hybrid.semanticMin +
-    (hybrid.semanticMax - hybrid.semanticMin) *
-      (1 - coverage(prompt, best?.record));
+    (hybrid.semanticMax - hybrid.semanticMin) * (1 - coverage(prompt, best?.record));
   const candidates = new Map<
     string,
     { record: MemoryRecord; lex: number; sem: number; similarity?: number }

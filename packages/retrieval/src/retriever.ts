@@ -205,15 +205,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const ranked =
       !semantic || semantic.length === 0
         ? rankHits(hits, terms, opts.rankWeights, opts.now())
-        : fuseHits(
-            prompt,
-            hits,
-            semantic,
-            terms,
-            opts.rankWeights,
-            opts.hybridWeights,
-            opts.now(),
-          );
+        : fuseHits(prompt, hits, semantic, terms, opts.rankWeights, opts.hybridWeights, opts.now());
     // The newest of a chain above the records it superseded, unless the prompt asks how
     // things were; a record fetched for it must pass the search's filters too.
     return newestFirst(
@@ -222,8 +214,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       async (ids) =>
         (await storage.getRecords(ids)).filter(
           (record) =>
-            (namespace === undefined || record.namespace === namespace) &&
-            matches(record, filter),
+            (namespace === undefined || record.namespace === namespace) && matches(record, filter),
         ),
       (record, score): MergedHit => ({ record, score }),
     );
