@@ -1,8 +1,9 @@
-import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
+import { fastRuntimeFix } from './install/layout.js';
 import type { Logger } from './log/logger.js';
 
 /** Where semantic search stands, for /v1/status, `status` and `doctor`. */
@@ -17,6 +18,11 @@ export interface SemanticStatus {
   runtime?: string;
   /** Records that have a vector for the model, of all records (when on). */
   vectors?: { records: number; withVector: number };
+  /**
+   * When the model runs on the WASM engine because onnxruntime-node did not load: what
+   * that costs, why, and the one command that fixes it. Never a silent slow path.
+   */
+  slow?: { what: string; fix: string };
 }
 
 /** The collector's embedding model and the background work that keeps vectors current. */
@@ -58,6 +64,7 @@ export function createSemantic(
     ? 'the model is loading'
     : 'semantic.enabled is false in settings.json';
   let model: Embedder | undefined;
+  let slow: SemanticStatus['slow'];
   let closed = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -77,6 +84,13 @@ export function createSemantic(
           model = loaded;
           state = 'on';
           reason = undefined;
+          if (loaded.runtime === 'wasm' && loaded.fallbackReason !== undefined) {
+            slow = {
+              what: `embeddings run on WASM, ${WASM_SLOWDOWN} slower than onnxruntime-node, which did not load (${firstLine(loaded.fallbackReason)})`,
+              fix: fastRuntimeFix(),
+            };
+            logger.warn('semantic search on the slow WASM engine', slow);
+          }
           logger.info('semantic search on', {
             model: loaded.modelId,
             runtime: loaded.runtime,
@@ -143,6 +157,7 @@ export function createSemantic(
       return {
         state,
         ...(reason ? { reason } : {}),
+        ...(slow ? { slow } : {}),
         ...(embedder
           ? {
               model: embedder.modelId,
@@ -171,4 +186,8 @@ export function createSemantic(
       await running;
     },
   };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }

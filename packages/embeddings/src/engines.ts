@@ -11,6 +11,8 @@ import { wordPieceTokenizer } from './tokenizer.js';
 /** A loaded model in one runtime, embedding one text at a time (no padding waste). */
 export interface Engine {
   runtime: EmbeddingRuntime;
+  /** Why onnxruntime-node is not the runtime, when `auto` fell back to WASM. */
+  fallbackReason?: string;
   embedOne(text: string): Promise<Float32Array>;
   close(): Promise<void>;
 }
@@ -28,6 +30,9 @@ export async function loadEngine(files: ModelFiles, prefer: RuntimePreference): 
       return await loadOnnxEngine(files);
     } catch (error) {
       if (prefer === 'onnxruntime-node' || files.graph.kind === 'onnx') throw error;
+      // The slow path is never silent: the collector says why, and what fixes it.
+      const fallbackReason = error instanceof Error ? error.message : String(error);
+      return { ...(await loadWasmEngine(files)), fallbackReason };
     }
   }
   return loadWasmEngine(files);

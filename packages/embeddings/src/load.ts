@@ -37,7 +37,15 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     worker.once('message', (reply: WorkerReply) => {
       worker.removeAllListeners('error');
       if (reply.type === 'ready') {
-        resolve(new WorkerEmbedder(worker, reply.modelId, reply.dimension, reply.runtime));
+        resolve(
+          new WorkerEmbedder(
+            worker,
+            reply.modelId,
+            reply.dimension,
+            reply.runtime,
+            reply.fallbackReason,
+          ),
+        );
       } else if (reply.type === 'failed') {
         fail(new EmbeddingError(reply.code, reply.message));
       } else {
@@ -79,6 +87,7 @@ class WorkerEmbedder implements Embedder {
   readonly modelId: string;
   readonly dimension: number;
   readonly runtime: EmbeddingRuntime;
+  readonly fallbackReason?: string;
   readonly #worker: Worker;
   readonly #queries: Job[] = [];
   readonly #documents: Job[] = [];
@@ -86,11 +95,18 @@ class WorkerEmbedder implements Embedder {
   #nextId = 0;
   #closed = false;
 
-  constructor(worker: Worker, modelId: string, dimension: number, runtime: EmbeddingRuntime) {
+  constructor(
+    worker: Worker,
+    modelId: string,
+    dimension: number,
+    runtime: EmbeddingRuntime,
+    fallbackReason?: string,
+  ) {
     this.#worker = worker;
     this.modelId = modelId;
     this.dimension = dimension;
     this.runtime = runtime;
+    if (fallbackReason !== undefined) this.fallbackReason = fallbackReason;
     worker.unref();
     worker.on('message', (reply: WorkerReply) => this.#settle(reply));
     worker.on('error', (error) => this.#failAll(`the embedding worker failed: ${error.message}`));

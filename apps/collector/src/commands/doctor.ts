@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { dataDir } from '@kiro-learn/schema/node';
 import {
@@ -119,6 +120,8 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(...(await teamChecks(loaded.config.team, address, health.ok)));
 
   checks.push(hookCheck(io.cwd));
+  const plugin = pluginCheck(io.cwd, io.env);
+  if (plugin) checks.push(plugin);
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
   checks.push(hookScriptsCheck(address.home));
@@ -253,6 +256,9 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
   }
   if (!semantic) return [];
   const what = semanticLine(semantic);
+  if (semantic.state === 'on' && semantic.slow) {
+    return [{ level: 'warn', what: semantic.slow.what, fix: semantic.slow.fix }];
+  }
   if (semantic.state === 'on') return [{ level: 'ok', what }];
   if (semantic.state === 'loading')
     return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
@@ -389,6 +395,65 @@ function hookCheck(cwd: string): Check {
         what: `hooks installed in ${cwd}: ${found.map((f) => f.slice(cwd.length + 1)).join(', ')}`,
       }
     : { level: 'warn', what: `no kiro-learn hooks in ${cwd}`, fix: 'run: kiro-learn init' };
+}
+
+/**
+ * The Claude Code plugin, where it is enabled (user, project or local settings, or
+ * installed): its hooks run `kiro-learn-shim` from the PATH and do nothing without it.
+ */
+function pluginCheck(cwd: string, env: NodeJS.ProcessEnv): Check | undefined {
+  const home = env['HOME'] ?? homedir();
+  const enabledIn = (file: string): boolean => {
+    try {
+      const { enabledPlugins } = JSON.parse(readFileSync(file, 'utf8')) as {
+        enabledPlugins?: Record<string, unknown>;
+      };
+      return Object.entries(enabledPlugins ?? {}).some(
+        ([id, on]) => id.startsWith('kiro-learn@') && on !== false,
+      );
+    } catch {
+      return false;
+    }
+  };
+  const installed = (() => {
+    try {
+      return /"kiro-learn@/.test(
+        readFileSync(join(home, '.claude', 'plugins', 'installed_plugins.json'), 'utf8'),
+      );
+    } catch {
+      return false;
+    }
+  })();
+  const enabled =
+    installed ||
+    [
+      join(home, '.claude', 'settings.json'),
+      join(cwd, '.claude', 'settings.json'),
+      join(cwd, '.claude', 'settings.local.json'),
+    ].some(enabledIn);
+  if (!enabled) return undefined;
+  const shim = whichOnPath('kiro-learn-shim', env);
+  return shim
+    ? { level: 'ok', what: `Claude Code plugin kiro-learn: its hooks run ${shim}` }
+    : {
+        level: 'warn',
+        what: 'Claude Code plugin kiro-learn is enabled, but kiro-learn-shim is not on the PATH: its hooks do nothing',
+        fix: 'put kiro-learn on the PATH: ./pnpmw kiro-learn install in a kiro-learn checkout (or, after the first release, ONNXRUNTIME_NODE_INSTALL=skip npm install -g kiro-learn)',
+      };
+}
+
+function whichOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 function listJson(dir: string): string[] {

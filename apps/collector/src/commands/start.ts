@@ -96,6 +96,7 @@ async function background(io: CommandIO): Promise<number> {
     if (health.ok && health.pid === child.pid) {
       line(io.stdout, `kiro-learn collector started (pid ${child.pid}) at ${address.baseUrl}`);
       line(io.stdout, `logs: ${files.log}`);
+      await warnSlowEmbeddings(io);
       return 0;
     }
     if (exited !== undefined) {
@@ -141,4 +142,19 @@ async function answers(address: ReturnType<typeof cliAddress>, deadline: number)
     if (Date.now() >= deadline) return undefined;
     await sleep(100);
   }
+}
+
+/**
+ * Never a silent slow path: without onnxruntime-node (a plain `npm install -g` drops it)
+ * the model runs on WASM. Said at start with the command that fixes it; `status` and
+ * `doctor` also say it when the runtime is installed but does not load here.
+ */
+async function warnSlowEmbeddings(io: CommandIO): Promise<void> {
+  const { fastRuntimeInstalled, WASM_SLOWDOWN } = await import('@kiro-learn/embeddings');
+  if (fastRuntimeInstalled()) return;
+  const { fastRuntimeFix } = await import('../install/layout.js');
+  line(
+    io.stderr,
+    `kiro-learn: onnxruntime-node is not installed, so embeddings run on WASM, ${WASM_SLOWDOWN} slower; fix: ${fastRuntimeFix()}`,
+  );
 }

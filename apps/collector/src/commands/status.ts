@@ -17,6 +17,7 @@ interface SemanticView {
   model?: string;
   runtime?: string;
   vectors?: { records: number; withVector: number };
+  slow?: { what: string; fix: string };
 }
 
 /** One line on semantic search: on with its model and coverage, or off and why. */
@@ -135,6 +136,8 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       if (pipeline?.storage) line(io.stdout, `  storage: ${describeStorage(pipeline.storage)}`);
       if (pipeline?.extractor) line(io.stdout, `  extractor: ${pipeline.extractor}`);
       if (pipeline?.semantic) line(io.stdout, `  ${semanticLine(pipeline.semantic)}`);
+      const slow = pipeline?.semantic?.slow;
+      if (slow) line(io.stdout, `  ! ${slow.what}; fix: ${slow.fix}`);
       for (const p of pipeline?.projects ?? []) {
         const breaker =
           p.breaker.state === 'closed'
