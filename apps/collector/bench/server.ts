@@ -1,7 +1,8 @@
 // One server for the ingest benchmark, in its own process so it does not share an event
 // loop with the client: `echo` (a bare hono route that parses and returns the JSON body),
 // `collector` (the full pipeline over a fresh SQLite file) or `postgres` (the full
-// pipeline over PostgreSQL: BENCH_POSTGRES_URL, schema BENCH_POSTGRES_SCHEMA). Prints its
+// pipeline over PostgreSQL: BENCH_POSTGRES_URL, schema BENCH_POSTGRES_SCHEMA; with
+// BENCH_SEMANTIC=1 the embedding model as well, ready before the port is printed). Prints its
 // port, and on SIGTERM the CPU microseconds it used since SIGUSR2.
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -12,7 +13,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { Hono } from 'hono';
-import { createCollector, normalizeSettings } from 'kiro-learn';
+import { createCollector, createSemantic, normalizeSettings, silentLogger } from 'kiro-learn';
 
 const mode = process.argv[2];
 let port: number;
@@ -32,8 +33,18 @@ if (mode === 'echo') {
           schema: process.env['BENCH_POSTGRES_SCHEMA'] ?? 'public',
         })
       : await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
-  const collector = createCollector({ storage, settings: normalizeSettings({ port: 0 }, home) });
+  const settings = normalizeSettings({ port: 0 }, home);
+  // BENCH_SEMANTIC=1: the embedding model too (prompts embedded, vectors searched).
+  const semantic =
+    process.env['BENCH_SEMANTIC'] === '1'
+      ? createSemantic(storage, settings, silentLogger)
+      : undefined;
+  const collector = createCollector({ storage, settings, ...(semantic ? { semantic } : {}) });
   ({ port } = await collector.listen());
+  // Serves once the model is loaded (or failed), so a run measures the model in use.
+  while (semantic && (await semantic.status()).state === 'loading') {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 // SIGUSR2 marks the end of the warm-up; SIGTERM prints the CPU time (all threads) used
 // since, then exits normally, which lets `--cpu-prof` write its profile.

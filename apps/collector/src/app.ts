@@ -20,10 +20,12 @@ import { errorResponse } from './http/respond.js';
 import { security } from './http/security.js';
 import { type Logger, silentLogger } from './log/logger.js';
 import { type CollectorMetrics, createMetrics } from './metrics.js';
+import { createOthersFeed } from './others.js';
 import { createRecentHooks } from './recent-hooks.js';
 import type { RetrieveFn } from './retrieve.js';
 import { dataRoutes } from './routes/data.js';
 import { eventRoutes } from './routes/events.js';
+import { hookRoutes } from './routes/hooks.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
@@ -130,11 +132,21 @@ export function createCollector(options: CollectorOptions): Collector {
     },
   });
   hub.on((activity) => fanout.publish(activity));
+  // Other collectors' events (a shared PostgreSQL), read only while the stream has readers.
+  const others = createOthersFeed(
+    storage,
+    (event) => fanout.publish({ type: 'event', event }),
+    logger,
+  );
   const closers = new Set<() => void>();
   let port = settings.port;
   let server: Server | undefined;
   let inFlight = 0;
+  let lastAnswered = 0;
   let closing: Promise<void> | undefined;
+  // Busy while answering a request and for a moment after (hooks come in bursts): the
+  // embedding model then keeps to one thread.
+  options.semantic?.setBusy(() => inFlight > 0 || performance.now() - lastAnswered < BUSY_MS);
 
   const scrubber = createScrubber({ extraPatterns: settings.privacy.extraPatterns });
   // Team memory (settings join a team): shared projects' records are pushed from the
@@ -161,6 +173,7 @@ export function createCollector(options: CollectorOptions): Collector {
   const semantic = options.semantic;
   const reads = options.reads ?? storage;
   const ctx: AppContext = {
+    watchOthers: () => others.acquire(),
     storage,
     reads,
     settings,
@@ -172,45 +185,38 @@ export function createCollector(options: CollectorOptions): Collector {
     retrieve: options.retrieve ?? ((request) => retriever.retrieve(request)),
     sessionStart:
       options.sessionStart ??
-      (({ namespace, sessionId, eventId }) =>
+      (({ namespace, sessionId, eventId, reason }) =>
         retriever.sessionStart({
           namespace,
           ...(sessionId ? { sessionId } : {}),
           ...(eventId ? { eventId } : {}),
+          ...(reason ? { reason } : {}),
         })),
     search:
       options.search ??
       (async (q) => {
-        // The retriever's ranking has no type or file filter; storage's search has both.
-        if (!q.type && !q.file) {
-          const { namespace, query, limit } = q;
-          // In a shared project the team server is asked too, as for a prompt.
-          const hits = await retriever.search({
-            ...(namespace ? { namespace } : {}),
-            query,
-            limit,
-            remote: true,
-          });
-          const self = team.remote.self?.();
-          return hits.map((hit) => {
-            if (!hit.remote) return hit.record;
-            // A teammate's record reads as one of this project's, with its author.
-            const author = authorLabel(hit, self);
-            return {
-              ...hit.record,
-              ...(namespace ? { namespace } : {}),
-              ...(author ? { author } : {}),
-            };
-          });
-        }
-        const hits = await storage.searchRecords({
-          query: q.query,
-          limit: q.limit,
-          ...(q.namespace ? { namespace: q.namespace } : {}),
-          ...(q.type ? { observationType: q.type } : {}),
+        const { namespace, query, limit } = q;
+        // In a shared project the team server is asked too, as for a prompt (not for a
+        // search narrowed to a type or a file, which the team server cannot narrow).
+        const hits = await retriever.search({
+          ...(namespace ? { namespace } : {}),
+          query,
+          limit,
+          ...(q.type ? { type: q.type } : {}),
           ...(q.file ? { file: q.file } : {}),
+          remote: !q.type && !q.file,
         });
-        return hits.map((hit) => hit.record);
+        const self = team.remote.self?.();
+        return hits.map((hit) => {
+          if (!hit.remote) return hit.record;
+          // A teammate's record reads as one of this project's, with its author.
+          const author = authorLabel(hit, self);
+          return {
+            ...hit.record,
+            ...(namespace ? { namespace } : {}),
+            ...(author ? { author } : {}),
+          };
+        });
       }),
     captureGate: createCaptureGate(settings.home, settings.capture, options.now),
     now: options.now ?? Date.now,
@@ -220,7 +226,12 @@ export function createCollector(options: CollectorOptions): Collector {
     semanticStatus: async () =>
       semantic
         ? semantic.status()
-        : { state: 'off', reason: 'this collector was built without an embedding model' },
+        : {
+            state: 'off',
+            reason: 'this collector was built without an embedding model',
+            prompts: { used: 0, timedOut: 0, failed: 0 },
+          },
+    notePrompt: (outcome) => semantic?.notePrompt(outcome),
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),
@@ -249,6 +260,7 @@ export function createCollector(options: CollectorOptions): Collector {
       await next();
     } finally {
       inFlight--;
+      lastAnswered = performance.now();
     }
     if (!outgoing) {
       c.res.headers.set('X-Request-Id', id);
@@ -287,6 +299,8 @@ export function createCollector(options: CollectorOptions): Collector {
   );
   app.route('/', metaRoutes(ctx));
   app.route('/v1/events', eventRoutes(ctx));
+  // The hook launcher's fast path: an agent's raw payload, mapped here by the shims' modules.
+  app.route('/v1/hooks', hookRoutes(ctx));
   app.route('/v1/memories', memoryRoutes(ctx));
   app.route('/v1/stream', streamRoutes(ctx));
   // Team memory (members' tokens reach these only): ranked like retrieval, one namespace.
@@ -314,28 +328,7 @@ export function createCollector(options: CollectorOptions): Collector {
   app.notFound(() => errorResponse(httpError(404, 'no such route')));
   app.onError((error) => errorResponse(error));
 
-  /**
-   * Events other collectors store in the same database reach this collector's stream and
-   * buffer too (the buffer's claims keep two collectors from extracting one batch).
-   */
-  let unwatch: (() => Promise<void>) | undefined;
-  const watchOthers = async () => {
-    if (!storage.watchEvents || unwatch) return;
-    unwatch = await storage.watchEvents((notice) => {
-      storage.getEvent(notice.eventId).then(
-        (event) => {
-          if (event && !closing) hub.emit({ type: 'event', event });
-        },
-        (error: unknown) =>
-          logger.warn('could not read an event another collector stored', { error }),
-      );
-    });
-  };
-
-  const listen = async (): Promise<ListenInfo> => {
-    await watchOthers();
-    return bind();
-  };
+  const listen = (): Promise<ListenInfo> => bind();
 
   const bind = (): Promise<ListenInfo> =>
     new Promise((resolve, reject) => {
@@ -385,7 +378,7 @@ export function createCollector(options: CollectorOptions): Collector {
       await stopped;
     }
     const draining = (async () => {
-      await unwatch?.();
+      await others.close();
       await team.close();
       await options.drain?.();
       await semantic?.close();
@@ -433,6 +426,8 @@ export function createCollector(options: CollectorOptions): Collector {
 
 /** Time an aborted extraction agent gets to go (its SIGTERM → SIGKILL grace, and some). */
 const AGENT_STOP_MS = 2500;
+/** How long after its last answer the collector still counts as busy (see Semantic.setBusy). */
+const BUSY_MS = 250;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -43,6 +43,11 @@ export interface AppContext {
   hub: ActivityHub;
   /** The SSE clients of /v1/stream (bounded, off the ingest path). */
   fanout: SseFanout;
+  /**
+   * Watches other collectors' events (shared PostgreSQL) for one /v1/stream reader until
+   * the result is called (OthersFeed.acquire).
+   */
+  watchOthers: () => Promise<() => void>;
   metrics: CollectorMetrics;
   retrieve: RetrieveFn;
   /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */
@@ -60,6 +65,8 @@ export interface AppContext {
   embedRecords: (records: readonly MemoryRecord[]) => Promise<void>;
   /** Whether semantic search is on, and why not. */
   semanticStatus: () => Promise<SemanticStatus>;
+  /** Counts how a prompt retrieval's semantic share went (Semantic.notePrompt). */
+  notePrompt: (outcome: 'used' | 'timed_out' | 'failed') => void;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

@@ -1,9 +1,10 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
-import { refreshHookScripts } from '@kiro-learn/shims';
+import { prepareHookTmp, refreshHookScripts } from '@kiro-learn/shims';
 import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, type CollectorOptions, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
+import { isLoopbackHost } from './config/settings.js';
 import { startMaintenance } from './data/maintenance.js';
 import { pauses } from './data/pause.js';
 import { CollectorError } from './errors.js';
@@ -87,6 +88,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   } catch (error) {
     logger.warn('hook scripts could not be refreshed', { error: (error as Error).message });
   }
+  // The hook launcher's fast path keeps each payload here while it posts it.
+  const leftovers = prepareHookTmp(settings.home);
+  if (leftovers > 0) logger.info('deleted payloads killed hooks left behind', { files: leftovers });
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {
@@ -137,6 +141,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       version: VERSION,
       startedAt,
       extractor: () => extractor.name,
+      semantic: () => semantic.status(),
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
       paused: (namespace) => {
@@ -190,7 +195,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
-  writePidFile(files.pid, { ...pidInfo, port: Number(new URL(url).port) });
+  writePidFile(files.pid, {
+    ...pidInfo,
+    port: Number(new URL(url).port),
+    // The hook launcher's fast path: it sends no token, and the route serves loopback only.
+    hooks: isLoopbackHost(settings.host) && !settings.token,
+  });
   logger.info('collector started', {
     url,
     pid: process.pid,
@@ -205,6 +215,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       try {
         await maintenance.stop();
         await collector.close();
+        // The drain gives the embedder only what is left of the grace period. A model still
+        // loading, or a text under way, past it must end before the process does: exiting
+        // while the worker is inside onnxruntime aborts the process (SIGABRT, exit code lost).
+        await semantic.close();
       } finally {
         // The PID file goes last but one, and the lock last: while either is there, a
         // `kiro-learn stop` or `start` still sees this process as the data dir's collector.

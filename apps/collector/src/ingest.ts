@@ -106,11 +106,13 @@ export async function ingestEvent(
   if (!startsSession && (retrieval !== 'prompt' || event.kind !== 'prompt')) return response;
 
   const prompt = startsSession ? '' : promptFromBody(event.body);
+  const reason = startsSession ? sessionStartReason(event) : undefined;
   const request = {
     namespace: event.namespace,
     prompt,
     sessionId: event.session_id,
     eventId: event.event_id,
+    ...(reason ? { reason } : {}),
   };
   const outcome = await retrieveWithin(
     startsSession ? ctx.sessionStart : ctx.retrieve,
@@ -125,6 +127,7 @@ export async function ingestEvent(
         ? 'ok'
         : 'empty';
   ctx.metrics.retrievalSeconds.observe(outcome.latencyMs / 1000, { outcome: label });
+  if (outcome.semantic) ctx.notePrompt(outcome.semantic);
   if (outcome.error) ctx.logger.warn('retrieval failed', { error: outcome.error });
   ctx.hub.emit({
     type: 'retrieval',
@@ -148,6 +151,18 @@ export async function ingestEvent(
     latency_ms: Math.round(outcome.latencyMs * 100) / 100,
   };
   return response;
+}
+
+/**
+ * Why a session starts, from the session-start note's `source` (Claude Code and the agents
+ * copying its payload: `startup`, `resume`, `clear`, `compact`).
+ */
+function sessionStartReason(event: Event): string | undefined {
+  if (event.body.type !== 'json') return undefined;
+  const data = event.body.data;
+  if (!data || typeof data !== 'object') return undefined;
+  const source = (data as { source?: unknown }).source;
+  return typeof source === 'string' ? source : undefined;
 }
 
 /**

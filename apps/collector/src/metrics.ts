@@ -122,7 +122,25 @@ export type CollectorMetrics = ReturnType<typeof createMetrics>;
 
 /** A gauge rendered from a value read at scrape time. */
 export function renderGauge(name: string, help: string, samples: Array<[Labels, number]>): string {
-  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`];
+  return renderSamples('gauge', name, help, samples);
+}
+
+/** A counter kept elsewhere (a running total), rendered at scrape time. */
+export function renderCounter(
+  name: string,
+  help: string,
+  samples: Array<[Labels, number]>,
+): string {
+  return renderSamples('counter', name, help, samples);
+}
+
+function renderSamples(
+  type: 'gauge' | 'counter',
+  name: string,
+  help: string,
+  samples: Array<[Labels, number]>,
+): string {
+  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`];
   for (const [labels, v] of samples) {
     const k = key(labels);
     lines.push(`${name}${k ? `{${k}}` : ''} ${v}`);

@@ -21,14 +21,7 @@ export interface RecentHooks {
 }
 
 /** Only hooks fire twice; the MCP server's and API clients' events are taken as sent. */
-const HOOK_SURFACES = new Set([
-  'kiro-cli',
-  'kiro-ide',
-  'claude-code',
-  'codex',
-  'gemini-cli',
-  'cursor',
-]);
+const NOT_HOOKS = new Set(['mcp', 'api']);
 // Applied only to events posted with `?hook=1` (the shims do): other clients, tests and
 // benchmarks may post equal events on purpose.
 
@@ -48,12 +41,12 @@ export function createRecentHooks(windowMs: number = DOUBLE_FIRE_WINDOW_MS): Rec
       .digest('base64');
   return {
     forget(event) {
-      if (!HOOK_SURFACES.has(event.source.surface)) return;
+      if (NOT_HOOKS.has(event.source.surface)) return;
       const key = keyOf(event);
       if (seen.get(key)?.eventId === event.event_id) seen.delete(key);
     },
     repeatOf(event, now = Date.now()) {
-      if (!HOOK_SURFACES.has(event.source.surface)) return undefined;
+      if (NOT_HOOKS.has(event.source.surface)) return undefined;
       for (const [key, entry] of seen) {
         if (now - entry.at <= windowMs && seen.size <= MAX_REMEMBERED) break;
         seen.delete(key);

@@ -4,6 +4,11 @@ export interface RetrieveRequest {
   prompt: string;
   sessionId?: string;
   eventId?: string;
+  /**
+   * At a session start, why it (re)starts as the agent said it (`startup`, `resume`,
+   * `clear`, `compact`): after a compaction the session's own records are memory again.
+   */
+  reason?: string;
 }
 
 /** What a retrieval produced; @kiro-learn/retrieval's RetrievalOutcome fits. */
@@ -17,6 +22,8 @@ export interface RetrieveOutcome {
   /** The context's token budget left records out or trimmed them. */
   budgetCut?: boolean;
   error?: string;
+  /** How the semantic share went, when a model is loaded (see RetrievalOutcome.semantic). */
+  semantic?: 'used' | 'timed_out' | 'failed';
 }
 
 /** The retrieval entry point the collector calls for `?retrieve=true` prompts. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
@@ -23,6 +24,20 @@ export interface SemanticStatus {
    * that costs, why, and the one command that fixes it. Never a silent slow path.
    */
   slow?: { what: string; fix: string };
+  /** `int8` or `fp32` (onnxruntime-node; the WASM engine runs fp32), once loaded. */
+  precision?: string;
+  /**
+   * Prompt retrievals since the collector started, by how their semantic share went:
+   * `used`, or answered lexical only because it `timedOut` or `failed`.
+   */
+  prompts: SemanticPrompts;
+}
+
+/** Prompt retrievals by how their semantic share went (see SemanticStatus.prompts). */
+export interface SemanticPrompts {
+  used: number;
+  timedOut: number;
+  failed: number;
 }
 
 /** The collector's embedding model and the background work that keeps vectors current. */
@@ -38,6 +53,13 @@ export interface Semantic {
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
   /** Records may be missing vectors (an extraction stored some): embed them in the background. */
   catchUp(): void;
+  /** Counts how a prompt retrieval's semantic share went (status, /metrics, the viewer). */
+  notePrompt(outcome: 'used' | 'timed_out' | 'failed'): void;
+  /**
+   * Tells the model when the collector is busy answering requests: then it embeds on one
+   * thread, else on two (where the machine has them).
+   */
+  setBusy(busy: () => boolean): void;
   /** Stops background work and frees the model. */
   close(): Promise<void>;
 }
@@ -66,8 +88,11 @@ export function createSemantic(
   let model: Embedder | undefined;
   let slow: SemanticStatus['slow'];
   let closed = false;
+  let closing: Promise<void> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  const prompts: SemanticPrompts = { used: 0, timedOut: 0, failed: 0 };
+  let busy: () => boolean = () => false;
 
   const loading: Promise<Embedder | undefined> = settings.semantic.enabled
     ? (async () => {
@@ -75,6 +100,11 @@ export function createSemantic(
         try {
           const loaded = await load({
             runtime: settings.semantic.runtime,
+            precision: settings.semantic.precision,
+            // A second intra-op thread while no request is being answered: the collector's
+            // own loop keeps a core whenever it has work.
+            threads: Math.min(2, availableParallelism()),
+            busy: () => busy(),
             ...(settings.semantic.modelDir ? { modelDir: settings.semantic.modelDir } : {}),
           });
           if (closed) {
@@ -162,10 +192,21 @@ export function createSemantic(
           ? {
               model: embedder.modelId,
               runtime: embedder.runtime,
+              precision:
+                embedder.runtime === 'onnxruntime-node' ? settings.semantic.precision : 'fp32',
               vectors: await storage.vectorCoverage(embedder.modelId),
             }
           : {}),
+        prompts: { ...prompts },
       };
+    },
+    notePrompt(outcome) {
+      if (outcome === 'used') prompts.used++;
+      else if (outcome === 'timed_out') prompts.timedOut++;
+      else prompts.failed++;
+    },
+    setBusy(fn) {
+      busy = fn;
     },
     async embedRecords(records) {
       const embedder = model ?? (await loading);
@@ -178,12 +219,17 @@ export function createSemantic(
       }
     },
     catchUp,
-    async close() {
-      closed = true;
-      const embedder = model ?? (await loading);
-      model = undefined;
-      await embedder?.close();
-      await running;
+    close() {
+      // One close, however often asked: the daemon waits for it again after the drain, so
+      // the process never exits while the worker is inside the runtime (that aborts it).
+      closing ??= (async () => {
+        closed = true;
+        const embedder = model ?? (await loading);
+        model = undefined;
+        await embedder?.close();
+        await running;
+      })();
+      return closing;
     },
   };
 }

@@ -1,5 +1,6 @@
 // The data commands as users run them (the built CLI, child processes), with the collector
 // running and stopped: forget, export, import, backup, restore, gc, pause, resume.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
@@ -79,6 +80,48 @@ describe('data commands', () => {
     expect(fileHas(box.db, secret)).toBe(false);
     expect((await send(box.port, 'GET', `/v1/events/${other.event_id}`)).status).toBe(200);
     expect(daemon.child.exitCode).toBeNull();
+  });
+
+  it("forget --project covers the project's earlier id from before its repository gained a remote", async () => {
+    const box = await setup();
+    await running(box.env, box.port);
+    const repo = join(box.base, 'src', 'webshop');
+    mkdirSync(repo, { recursive: true });
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo }).status).toBe(0);
+    const capture = async (content: string) => {
+      // What the hooks send: the namespace and root projectIdentity gives the directory now.
+      const identity = projectIdentity(repo, { env: box.env });
+      const e = makeEvent({
+        namespace: identity.namespace,
+        body: { type: 'text', content },
+        source: {
+          surface: 'claude-code',
+          version: '1',
+          client_id: 't',
+          project_path: identity.root,
+        },
+      });
+      expect((await send(box.port, 'POST', '/v1/events', { body: e })).status).toBe(200);
+      return identity.namespace;
+    };
+    const secret = `zq${newEventId().toLowerCase()}`;
+    const before = await capture(`the key is ${secret}`);
+    expect(
+      spawnSync('git', ['remote', 'add', 'origin', 'git@example.com:acme/webshop.git'], {
+        cwd: repo,
+      }).status,
+    ).toBe(0);
+    const after = await capture('after the remote');
+    expect(after).not.toBe(before);
+
+    const dry = cli(['forget', '--project', repo, '--dry-run'], box.env);
+    expect(dry.stdout).toContain(`with the project's earlier ids: ${before}`);
+    const forgot = cli(['forget', '--project', repo, '--yes'], box.env);
+    expect(forgot).toMatchObject({ code: 0 });
+    expect(forgot.stdout).toMatch(/forgot 2 events/);
+    expect(fileHas(box.db, secret)).toBe(false);
+    const projects = (await send(box.port, 'GET', '/v1/stats')).json.projects;
+    expect(projects.map((p: { namespace: string }) => p.namespace)).not.toContain(before);
   });
 
   it('pause and resume one project while the collector runs; status shows it', async () => {

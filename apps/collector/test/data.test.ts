@@ -246,6 +246,115 @@ describe('forget', () => {
     expect(stats.projects.map((p: { namespace: string }) => p.namespace)).toEqual([OTHER]);
   });
 
+  it('forgets a project under its earlier ids too: every namespace whose events name its directory', async () => {
+    const r = await collector();
+    const dir = temp();
+    const source = {
+      surface: 'kiro-cli' as const,
+      version: '1',
+      client_id: 't',
+      project_path: dir,
+    };
+    // Captured before and after the repository gained a remote (the project id changed).
+    const before = '/actor/dev/project/app-1a2b3c4d/';
+    const after = '/actor/dev/project/app-9f8e7d6c/';
+    const secret = `zq${newEventId().toLowerCase()}`;
+    const old = makeEvent({
+      namespace: before,
+      source,
+      body: { type: 'text', content: `key ${secret}` },
+    });
+    await send(r.port, 'POST', '/v1/events', { body: old });
+    await send(r.port, 'POST', '/v1/memories', {
+      body: record({
+        namespace: before,
+        summary: `key ${secret}`,
+        source_event_ids: [old.event_id],
+      }),
+    });
+    await send(r.port, 'POST', '/v1/events', { body: makeEvent({ namespace: after, source }) });
+    // Another project in a directory whose name starts the same: kept.
+    const sibling = makeEvent({
+      namespace: OTHER,
+      source: { ...source, project_path: `${dir}-old` },
+    });
+    await send(r.port, 'POST', '/v1/events', { body: sibling });
+
+    const preview = await send(r.port, 'POST', '/v1/forget', {
+      body: { namespace: after, directory: dir, dry_run: true },
+    });
+    expect(preview.json).toMatchObject({
+      dry_run: true,
+      namespaces: [after, before],
+      counts: { events: 2, records: 1 },
+    });
+    const done = await send(r.port, 'POST', '/v1/forget', {
+      body: { namespace: after, directory: dir },
+    });
+    expect(done.json).toMatchObject({
+      namespaces: [after, before],
+      counts: { events: 2, records: 1 },
+    });
+    expect(fileHas(r.dbPath, secret)).toBe(false);
+    const stats = (await send(r.port, 'GET', '/v1/stats')).json;
+    expect(stats.projects.map((p: { namespace: string }) => p.namespace)).toEqual([OTHER]);
+  });
+
+  it('rewrites the copies of the database it made that hold the scope, says which, and leaves the rest', async () => {
+    const r = await collector();
+    const secret = `zq${newEventId().toLowerCase()}`;
+    await seed(r, 10);
+    const e = makeEvent({ body: { type: 'text', content: `token ${secret}` } });
+    await send(r.port, 'POST', '/v1/events', { body: e });
+    const daily = join(r.home, 'backups', 'daily-20260101T030000Z.db');
+    expect((await send(r.port, 'POST', '/v1/backup', { body: { path: daily } })).status).toBe(200);
+    const manual = (await send(r.port, 'POST', '/v1/backup', { body: {} })).json.path as string;
+    // A copy of another project only: it holds nothing of the scope and stays as it is.
+    const clean = await collector();
+    await send(clean.port, 'POST', '/v1/events', { body: makeEvent({ namespace: OTHER }) });
+    const untouched = join(r.home, 'backups', 'daily-20251231T030000Z.db');
+    await send(clean.port, 'POST', '/v1/backup', { body: { path: untouched } });
+    const untouchedBytes = readFileSync(untouched);
+    // Something that is not a database, under a backup's name: deleted, it cannot be rewritten.
+    const broken = join(r.home, 'backups', 'daily-20251230T030000Z.db');
+    writeFileSync(broken, `not a database ${secret}`);
+    for (const file of [daily, manual]) expect(readFileSync(file).includes(secret)).toBe(true);
+
+    const preview = await send(r.port, 'POST', '/v1/forget', {
+      body: { namespace: NS, dry_run: true },
+    });
+    expect(
+      preview.json.backups.map((b: { file: string; action: string }) => [b.file, b.action]),
+    ).toEqual([
+      [join('backups', 'daily-20251230T030000Z.db'), 'holds'],
+      [join('backups', 'daily-20260101T030000Z.db'), 'holds'],
+      [join('backups', manual.split('/').at(-1)!), 'holds'],
+    ]);
+    expect(readFileSync(daily).includes(secret)).toBe(true);
+
+    const done = await send(r.port, 'POST', '/v1/forget', { body: { namespace: NS } });
+    expect(done.json.backups).toMatchObject([
+      { file: join('backups', 'daily-20251230T030000Z.db'), action: 'deleted' },
+      {
+        file: join('backups', 'daily-20260101T030000Z.db'),
+        action: 'rewritten',
+        counts: { events: 6 },
+      },
+      { file: join('backups', manual.split('/').at(-1)!), action: 'rewritten' },
+    ]);
+    for (const file of [daily, manual]) {
+      expect(readFileSync(file).includes(secret)).toBe(false);
+      const copy = await openSqliteStorage({ path: file, readOnly: true });
+      try {
+        expect((await copy.stats()).projects.map((p) => p.namespace)).toEqual([OTHER]);
+      } finally {
+        await copy.close();
+      }
+    }
+    expect(existsSync(broken)).toBe(false);
+    expect(readFileSync(untouched).equals(untouchedBytes)).toBe(true);
+  });
+
   it('forgets one session and the records made from it', async () => {
     const r = await collector();
     const { events } = await seed(r, 12);

@@ -25,8 +25,9 @@ describe('kiro-learn demo', () => {
     expect(first.stdout).toMatch(
       /\[error\] StripeSignatureVerificationError .* fixed in src\/webhooks\/stripe\.ts/,
     );
-    // The next prompt's context names the fix, in the retrieval format.
-    const context = first.stdout.slice(first.stdout.indexOf('adds this to the agent'));
+    // The next session's context names the fix, in the retrieval format (the overview at
+    // its start, or the prompt's context).
+    const context = first.stdout.slice(first.stdout.indexOf('3. Retrieved'));
     expect(context).toMatch(/## Prior observations from kiro-learn/);
     expect(context).toMatch(/express\.raw\(/);
     expect(first.stdout).toMatch(/\/ui\//);

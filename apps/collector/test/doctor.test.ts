@@ -66,3 +66,56 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     );
   });
 });
+
+describe('kiro-learn doctor and agents that run each other’s hooks', () => {
+  it("says when Cursor runs Claude Code's hooks, and that each turn is recorded once", async () => {
+    const root = tempHome();
+    const project = join(root, 'project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{"name":"both-agents"}\n');
+    const env = { ...envFor(join(root, 'data'), await freePort()), HOME: root };
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    expect(cli(['init', '--surface', 'claude-code,cursor', '--yes'], env, project).code).toBe(0);
+    const doctor = cli(['doctor'], env, project);
+    expect(doctor.stdout).toMatch(
+      /Claude Code's hooks also run in other agents: Cursor runs them when "Include third-party Plugins, Skills, and other configs" is on .*Each turn is recorded once/,
+    );
+    expect(doctor.stdout).toMatch(
+      /hooks installed in .*\.claude\/settings\.local\.json.*\.cursor\/hooks\.json/,
+    );
+  });
+});
+
+describe('kiro-learn doctor and the hooks’ fast path', () => {
+  it('says which path hooks take, and why', async () => {
+    const root = tempHome();
+    const project = join(root, 'project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{"name":"fast-hooks"}\n');
+    const env = { ...envFor(join(root, 'data'), await freePort()), HOME: root };
+    cleanups.push(() => {
+      cli(['stop'], env);
+      rmSync(root, { recursive: true, force: true });
+    });
+    expect(cli(['init', '--surface', 'claude-code', '--yes'], env, project).code).toBe(0);
+    expect(cli(['doctor'], env, project).stdout).toMatch(
+      /✓ hooks take the Node path: the collector is not running \(the shim spools and starts it\)/,
+    );
+    expect(cli(['start'], env).code).toBe(0);
+    expect(cli(['doctor'], env, project).stdout).toMatch(
+      /✓ hooks take the fast path: sh \+ \/\S*curl to the collector, no Node/,
+    );
+    expect(cli(['doctor'], { ...env, KIRO_LEARN_ACTOR: 'someone' }, project).stdout).toMatch(
+      /hooks take the Node path: KIRO_LEARN_ACTOR set: the shim applies it/,
+    );
+
+    // Installed where no curl was on the PATH: the launcher has no fast path to take.
+    const bare = { ...env, KIRO_LEARN_HOME: join(root, 'data-no-curl'), PATH: join(root, 'empty') };
+    expect(cli(['init', '--surface', 'claude-code', '--yes'], bare, project).code).toBe(0);
+    const doctor = cli(['doctor'], bare, project).stdout;
+    expect(doctor).toMatch(
+      /! hooks take the Node path: the launcher has no fast path: init found no curl/,
+    );
+    expect(doctor).toMatch(/→ install curl, then run kiro-learn init again/);
+  });
+});

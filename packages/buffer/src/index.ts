@@ -23,20 +23,10 @@ export {
   type BreakerState,
   createBreaker,
 } from './breaker.js';
-// The buffer and its watchers.
-export {
-  type BufferStatus,
-  type CompactionStatus,
-  type CreateBufferInput,
-  createBuffer,
-  type ExtractBatch,
-  type ExtractFn,
-  type ExtractionRun,
-  type ExtractOutcome,
-  type PendingBuffer,
-  type ProjectStatus,
-  type Trigger,
-} from './buffer.js';
+// The buffer and its watchers: createBuffer composes the backlog (pending sizes, ceiling,
+// parked entries), the scheduler (a timer per project), the compaction driver and the
+// runner (claims, batches, breakers).
+export { createBuffer } from './buffer.js';
 // Compaction: the summary chain as stored in records' metadata.
 export {
   type ChainHead,
@@ -85,3 +75,15 @@ export { estimateTokens, type TokenCounter } from './compaction/tokens.js';
 export { BufferError, type BufferErrorCode } from './errors.js';
 // Settings and their defaults.
 export { BUFFER_DEFAULTS, type BufferOptions, resolveOptions } from './options.js';
+export type {
+  BufferStatus,
+  CompactionStatus,
+  CreateBufferInput,
+  ExtractBatch,
+  ExtractFn,
+  ExtractionRun,
+  ExtractOutcome,
+  PendingBuffer,
+  ProjectStatus,
+  Trigger,
+} from './types.js';

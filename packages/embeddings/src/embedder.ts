@@ -5,6 +5,11 @@ export type EmbedPurpose = 'query' | 'document';
 export interface EmbedOptions {
   /** `query` (a prompt, waited on inline) runs before queued `document` work. Default `document`. */
   purpose?: EmbedPurpose;
+  /**
+   * Withdraws the texts not yet embedded when it aborts: they reject with `aborted` (a
+   * prompt's embedding nobody waits for any more never runs).
+   */
+  signal?: AbortSignal;
 }
 
 /**

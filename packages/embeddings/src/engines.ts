@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type BertConfig, buildBertModel } from './bert-graph.js';
+import { type BertConfig, buildBertModel, type WeightPrecision } from './bert-graph.js';
 import type { EmbeddingRuntime } from './embedder.js';
 import { EmbeddingError } from './errors.js';
 import type { ModelFiles } from './model.js';
@@ -13,8 +13,19 @@ export interface Engine {
   runtime: EmbeddingRuntime;
   /** Why onnxruntime-node is not the runtime, when `auto` fell back to WASM. */
   fallbackReason?: string;
-  embedOne(text: string): Promise<Float32Array>;
+  /** `wide`: with every intra-op thread the engine was loaded with, else one. */
+  embedOne(text: string, wide?: boolean): Promise<Float32Array>;
   close(): Promise<void>;
+}
+
+/** How an engine runs the model. */
+export interface EngineOptions {
+  /** Dense layers in int8 (the default model on onnxruntime only) or fp32. */
+  precision: WeightPrecision;
+  /** Intra-op threads of a `wide` embedding (onnxruntime only); 1: there is no wide one. */
+  threads: number;
+  /** Tokens embedded at most, [CLS] and [SEP] included (never above the model's limit). */
+  maxTokens: number;
 }
 
 /** Which runtime to use: the fastest that loads, or one in particular. */
@@ -24,18 +35,23 @@ export type RuntimePreference = 'auto' | EmbeddingRuntime;
  * Loads the model in onnxruntime-node when it is installed and loads, else in the
  * WASM engine (BERT safetensors only). `auto` falls back; a named runtime does not.
  */
-export async function loadEngine(files: ModelFiles, prefer: RuntimePreference): Promise<Engine> {
+export async function loadEngine(
+  files: ModelFiles,
+  prefer: RuntimePreference,
+  options: EngineOptions,
+): Promise<Engine> {
+  const maxTokens = Math.min(files.maxTokens, options.maxTokens);
   if (prefer !== 'wasm') {
     try {
-      return await loadOnnxEngine(files);
+      return await loadOnnxEngine(files, { ...options, maxTokens });
     } catch (error) {
       if (prefer === 'onnxruntime-node' || files.graph.kind === 'onnx') throw error;
       // The slow path is never silent: the collector says why, and what fixes it.
       const fallbackReason = error instanceof Error ? error.message : String(error);
-      return { ...(await loadWasmEngine(files)), fallbackReason };
+      return { ...(await loadWasmEngine(files, maxTokens)), fallbackReason };
     }
   }
-  return loadWasmEngine(files);
+  return loadWasmEngine(files, maxTokens);
 }
 
 type Ort = typeof import('onnxruntime-node');
@@ -52,7 +68,7 @@ async function importOrt(): Promise<Ort> {
   }
 }
 
-async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
+async function loadOnnxEngine(files: ModelFiles, options: EngineOptions): Promise<Engine> {
   const ort = await importOrt();
   const tokenizer = wordPieceTokenizer(readFileSync(files.tokenizerPath, 'utf8'));
   let model: Uint8Array | string;
@@ -60,21 +76,32 @@ async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
     model = files.graph.path;
   } else {
     const config = JSON.parse(readFileSync(files.graph.configPath, 'utf8')) as BertConfig;
-    model = buildBertModel(readSafetensors(readFileSync(files.graph.weightsPath)), config);
+    const weights = readSafetensors(readFileSync(files.graph.weightsPath));
+    model = buildBertModel(weights, config, options.precision);
   }
-  let session: Awaited<ReturnType<Ort['InferenceSession']['create']>>;
-  try {
-    const options = {
-      intraOpNumThreads: 1,
+  type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
+  const open = (threads: number): Promise<Session> => {
+    const sessionOptions = {
+      intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
       logSeverityLevel: 3,
+      // Pool threads sleep between runs instead of spinning: a collector that is not
+      // embedding costs no CPU.
+      extra: { 'session.intra_op.allow_spinning': '0' },
     } as const;
-    session =
-      typeof model === 'string'
-        ? await ort.InferenceSession.create(model, options)
-        : await ort.InferenceSession.create(model, options);
+    return typeof model === 'string'
+      ? ort.InferenceSession.create(model, sessionOptions)
+      : ort.InferenceSession.create(model, sessionOptions);
+  };
+  let session: Session;
+  // A second session with more intra-op threads for `wide` embeddings: onnxruntime fixes
+  // a session's threads when it is created.
+  let wideSession: Session | undefined;
+  try {
+    session = await open(1);
+    if (options.threads > 1) wideSession = await open(options.threads);
   } catch (error) {
     throw new EmbeddingError(
       'model_invalid',
@@ -93,8 +120,8 @@ async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
       : session.outputNames[0]!;
   return {
     runtime: 'onnxruntime-node',
-    async embedOne(text) {
-      const { ids } = tokenizer.encode(text, files.maxTokens);
+    async embedOne(text, wide = false) {
+      const { ids } = tokenizer.encode(text, options.maxTokens);
       const n = ids.length;
       const inputIds = BigInt64Array.from(ids, BigInt);
       const mask = new BigInt64Array(n).fill(1n);
@@ -103,7 +130,7 @@ async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
         attention_mask: new ort.Tensor('int64', mask, [1, n]),
       };
       if (wantsTypes) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(n), [1, n]);
-      const result = await session.run(feeds);
+      const result = await ((wide ? wideSession : undefined) ?? session).run(feeds);
       const tensor = result[output]!;
       const data = tensor.data as Float32Array;
       if (tensor.dims.length === 2) return normalize(Float32Array.from(data));
@@ -112,6 +139,7 @@ async function loadOnnxEngine(files: ModelFiles): Promise<Engine> {
     },
     async close() {
       await session.release();
+      await wideSession?.release();
     },
   };
 }
@@ -125,7 +153,7 @@ interface WasmModule {
   ) => { embed(texts: string[]): number[][] | Float32Array[]; free?(): void };
 }
 
-async function loadWasmEngine(files: ModelFiles): Promise<Engine> {
+async function loadWasmEngine(files: ModelFiles, maxTokens: number): Promise<Engine> {
   if (files.graph.kind !== 'bert') {
     throw new EmbeddingError('runtime_unavailable', 'an ONNX model needs onnxruntime-node');
   }
@@ -149,7 +177,7 @@ async function loadWasmEngine(files: ModelFiles): Promise<Engine> {
       new Uint8Array(readFileSync(files.graph.weightsPath)),
       new Uint8Array(readFileSync(files.tokenizerPath)),
       new Uint8Array(readFileSync(files.graph.configPath)),
-      files.maxTokens,
+      maxTokens,
     );
   } catch (error) {
     throw new EmbeddingError(

@@ -9,7 +9,9 @@ export type EmbeddingErrorCode =
   /** Running the model failed. */
   | 'embed_failed'
   /** The embedder was closed. */
-  | 'closed';
+  | 'closed'
+  /** The call's signal aborted before its texts were embedded. */
+  | 'aborted';
 
 /** The one error class of @kiro-learn/embeddings. */
 export class EmbeddingError extends Error {

@@ -9,12 +9,13 @@
  * Everything exported here is public API.
  */
 
+export type { WeightPrecision } from './bert-graph.js';
 // The interface the rest of kiro-learn talks to.
 export type { Embedder, EmbeddingRuntime, EmbedOptions, EmbedPurpose } from './embedder.js';
 export type { RuntimePreference } from './engines.js';
 export { EmbeddingError, type EmbeddingErrorCode } from './errors.js';
 // Loading a model (in a worker thread).
-export { type LoadEmbedderOptions, loadEmbedder } from './load.js';
+export { DEFAULT_MAX_TOKENS, type LoadEmbedderOptions, loadEmbedder } from './load.js';
 export { DEFAULT_MODEL_ID } from './model.js';
 // Vector helpers (unit vectors: the dot product is the cosine).
 export { cosine, normalize } from './pooling.js';

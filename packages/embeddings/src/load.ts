@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import type { WeightPrecision } from './bert-graph.js';
 import type { Embedder, EmbeddingRuntime, EmbedOptions } from './embedder.js';
 import type { RuntimePreference } from './engines.js';
 import { EmbeddingError } from './errors.js';
@@ -12,15 +13,44 @@ export interface LoadEmbedderOptions {
   modelDir?: string;
   /** `auto` (default): onnxruntime-node when it loads, else the WASM engine. */
   runtime?: RuntimePreference;
+  /**
+   * `int8` (default): the default model's dense layers run as int8 on onnxruntime-node
+   * (dynamic quantisation; vectors within cosine 0.99 of fp32, so the model id is the same);
+   * `fp32`: full precision. An ONNX model directory and the WASM engine run as they are.
+   */
+  precision?: WeightPrecision;
+  /**
+   * Tokens of a text that are embedded, [CLS] and [SEP] included; the rest is left out.
+   * Default 128 (a record's title, summary and first facts); never above the model's own
+   * limit (256 for the default model).
+   */
+  maxTokens?: number;
+  /**
+   * Intra-op threads an embedding may use while `busy()` says the caller is idle (default
+   * 1). onnxruntime-node only; the second thread roughly halves a long text's time.
+   */
+  threads?: number;
+  /**
+   * Whether the caller is busy now (e.g. answering requests): then every embedding runs
+   * on one thread, leaving the other cores to it. Default: never busy.
+   */
+  busy?: () => boolean;
 }
+
+/** Tokens embedded by default: what retrieval needs of a record (see `maxTokens`). */
+export const DEFAULT_MAX_TOKENS = 128;
 
 /**
  * Loads a model in a worker thread and resolves once it has embedded a probe text.
  * Rejects with EmbeddingError (`model_not_found`, `model_invalid`, `runtime_unavailable`).
  */
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const init: WorkerInit = {
     runtime: options.runtime ?? 'auto',
+    precision: options.precision ?? 'int8',
+    maxTokens: Math.max(8, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS)),
+    threads,
     ...(options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
   };
   const worker = new Worker(workerUrl(), { workerData: init });
@@ -37,12 +67,19 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     worker.once('message', (reply: WorkerReply) => {
       worker.removeAllListeners('error');
       if (reply.type === 'ready') {
+        const wide =
+          threads > 1 && reply.runtime === 'onnxruntime-node'
+            ? options.busy
+              ? () => !options.busy!()
+              : () => true
+            : () => false;
         resolve(
           new WorkerEmbedder(
             worker,
             reply.modelId,
             reply.dimension,
             reply.runtime,
+            wide,
             reply.fallbackReason,
           ),
         );
@@ -92,6 +129,7 @@ class WorkerEmbedder implements Embedder {
   readonly #queries: Job[] = [];
   readonly #documents: Job[] = [];
   #running: Job | undefined;
+  readonly #wide: () => boolean;
   #nextId = 0;
   #closed = false;
 
@@ -100,9 +138,11 @@ class WorkerEmbedder implements Embedder {
     modelId: string,
     dimension: number,
     runtime: EmbeddingRuntime,
+    wide: () => boolean,
     fallbackReason?: string,
   ) {
     this.#worker = worker;
+    this.#wide = wide;
     this.modelId = modelId;
     this.dimension = dimension;
     this.runtime = runtime;
@@ -115,23 +155,35 @@ class WorkerEmbedder implements Embedder {
 
   embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.#closed) return Promise.reject(new EmbeddingError('closed', 'the embedder is closed'));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortedError());
     if (texts.length === 0) return Promise.resolve([]);
+    const queue = options.purpose === 'query' ? this.#queries : this.#documents;
+    const enqueue = (job: Job) => {
+      queue.push(job);
+      signal?.addEventListener('abort', () => this.#withdraw(queue, job), { once: true });
+      this.#pump();
+    };
     if (options.purpose === 'query') {
-      return new Promise((resolve, reject) => {
-        this.#queries.push({ texts: [...texts], resolve, reject });
-        this.#pump();
-      });
+      return new Promise((resolve, reject) => enqueue({ texts: [...texts], resolve, reject }));
     }
     // Documents one text per job, so queued queries get in between.
     return Promise.all(
       texts.map(
         (text) =>
-          new Promise<Float32Array>((resolve, reject) => {
-            this.#documents.push({ texts: [text], resolve: (v) => resolve(v[0]!), reject });
-            this.#pump();
-          }),
+          new Promise<Float32Array>((resolve, reject) =>
+            enqueue({ texts: [text], resolve: (v) => resolve(v[0]!), reject }),
+          ),
       ),
     );
+  }
+
+  /** An aborted job still queued leaves the queue; one already running finishes. */
+  #withdraw(queue: Job[], job: Job): void {
+    const at = queue.indexOf(job);
+    if (at === -1) return;
+    queue.splice(at, 1);
+    job.reject(abortedError());
   }
 
   #pump(): void {
@@ -143,7 +195,12 @@ class WorkerEmbedder implements Embedder {
     }
     this.#running = job;
     this.#worker.ref();
-    const request: WorkerRequest = { type: 'embed', id: this.#nextId++, texts: job.texts };
+    const request: WorkerRequest = {
+      type: 'embed',
+      id: this.#nextId++,
+      texts: job.texts,
+      wide: this.#wide(),
+    };
     this.#worker.postMessage(request);
   }
 
@@ -186,4 +243,8 @@ class WorkerEmbedder implements Embedder {
     if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
     clearTimeout(timer);
   }
+}
+
+function abortedError(): EmbeddingError {
+  return new EmbeddingError('aborted', 'the embedding was withdrawn before it ran');
 }

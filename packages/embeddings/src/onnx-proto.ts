@@ -76,7 +76,7 @@ class Writer {
 }
 
 /** ONNX tensor element types used here. */
-export const DataType = { FLOAT: 1, INT64: 7, FLOAT16: 10 } as const;
+export const DataType = { FLOAT: 1, INT8: 3, INT64: 7, FLOAT16: 10 } as const;
 
 /** A constant tensor of the graph. */
 export interface Initializer {
@@ -92,6 +92,8 @@ export type AttributeValue = number | string | number[] | { float: number };
 /** One operator of the graph. */
 export interface Node {
   op: string;
+  /** The operator's domain: omitted for ONNX's own, `com.microsoft` for onnxruntime's. */
+  domain?: string;
   inputs: string[];
   outputs: string[];
   attributes?: Record<string, AttributeValue>;
@@ -107,6 +109,8 @@ export interface ValueInfo {
 /** A whole model: one graph in the default ONNX domain at `opset`. */
 export interface Graph {
   opset: number;
+  /** Other operator domains the graph uses, each at version 1 (e.g. `com.microsoft`). */
+  domains?: string[];
   nodes: Node[];
   initializers: Initializer[];
   inputs: ValueInfo[];
@@ -125,6 +129,7 @@ export function encodeModel(graph: Graph): Uint8Array {
         for (const output of node.outputs) n.string(2, output);
         n.string(3, `${node.op}_${i}`);
         n.string(4, node.op);
+        if (node.domain) n.string(7, node.domain);
         for (const [name, value] of Object.entries(node.attributes ?? {})) {
           n.message(5, (a) => writeAttribute(a, name, value));
         }
@@ -146,6 +151,12 @@ export function encodeModel(graph: Graph): Uint8Array {
     o.string(1, '');
     o.int(2, graph.opset);
   });
+  for (const domain of graph.domains ?? []) {
+    w.message(8, (o) => {
+      o.string(1, domain);
+      o.int(2, 1);
+    });
+  }
   return w.finish();
 }
 

@@ -6,12 +6,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type Engine, loadEngine, type RuntimePreference } from './engines.js';
+import { type Engine, type EngineOptions, loadEngine, type RuntimePreference } from './engines.js';
 import { EmbeddingError } from './errors.js';
 import { defaultModelFiles, directoryModelFiles } from './model.js';
 
 /** What the worker is started with. */
-export interface WorkerInit {
+export interface WorkerInit extends EngineOptions {
   modelDir?: string;
   runtime: RuntimePreference;
 }
@@ -30,7 +30,9 @@ export type WorkerReply =
   | { type: 'error'; id: number; code: EmbeddingError['code']; message: string };
 
 /** Messages to the worker. */
-export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
+export type WorkerRequest =
+  | { type: 'embed'; id: number; texts: string[]; wide: boolean }
+  | { type: 'close' };
 
 const port = parentPort;
 if (port) {
@@ -41,7 +43,7 @@ if (port) {
   let engine: Engine | undefined;
   try {
     const files = init.modelDir ? directoryModelFiles(init.modelDir) : await defaultModelFiles();
-    engine = await loadEngine(files, init.runtime);
+    engine = await loadEngine(files, init.runtime, init);
     // One embedding tells the dimension and warms the runtime up.
     const probe = await engine.embedOne('kiro-learn');
     collectLoadGarbage();
@@ -74,7 +76,7 @@ if (port) {
     try {
       if (!engine) throw new EmbeddingError('closed', 'the model did not load');
       const vectors: Float32Array[] = [];
-      for (const text of request.texts) vectors.push(await engine.embedOne(text));
+      for (const text of request.texts) vectors.push(await engine.embedOne(text, request.wide));
       const reply: WorkerReply = { type: 'vectors', id: request.id, vectors };
       port.postMessage(
         reply,

@@ -60,6 +60,68 @@ describe('the default model', () => {
   });
 });
 
+describe('int8, token limit and threads', () => {
+  it('int8 vectors (the default) stay within cosine 0.99 of fp32, on one thread or two', async () => {
+    const [fp32, wide] = await Promise.all([
+      loadEmbedder({ runtime: 'onnxruntime-node', precision: 'fp32' }),
+      loadEmbedder({ runtime: 'onnxruntime-node', threads: 2 }),
+    ]);
+    try {
+      const [a, b, c] = await Promise.all([
+        fp32.embed(TEXTS),
+        onnx.embed(TEXTS),
+        wide.embed(TEXTS),
+      ]);
+      expect(fp32.modelId).toBe(onnx.modelId);
+      for (let i = 0; i < TEXTS.length; i++) {
+        expect(cosine(a[i]!, b[i]!)).toBeGreaterThan(0.99);
+        expect(cosine(b[i]!, c[i]!)).toBeCloseTo(1, 4);
+      }
+    } finally {
+      await Promise.all([fp32.close(), wide.close()]);
+    }
+  });
+
+  it('embeds a text up to maxTokens: what follows does not change its vector', async () => {
+    const short = await loadEmbedder({ runtime: 'onnxruntime-node', maxTokens: 16 });
+    try {
+      const head = 'stripe webhook signature verification fails after the router refactor';
+      const [a, b] = await short.embed([
+        head,
+        `${head} ${'unrelated sourdough bread '.repeat(20)}`,
+      ]);
+      expect(cosine(a!, b!)).toBeCloseTo(1, 4);
+      const [full] = await onnx.embed([`${head} ${'unrelated sourdough bread '.repeat(20)}`]);
+      expect(cosine(a!, full!)).toBeLessThan(0.95);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('a signal', () => {
+  it('withdraws a query still queued: it rejects with aborted, and the rest is embedded', async () => {
+    const docs = onnx.embed(TEXTS);
+    const abandon = new AbortController();
+    const query = onnx.embed(['nobody waits for this'], {
+      purpose: 'query',
+      signal: abandon.signal,
+    });
+    abandon.abort();
+    const error = await query.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingError);
+    expect((error as EmbeddingError).code).toBe('aborted');
+    expect(await docs).toHaveLength(TEXTS.length);
+  });
+
+  it('that has aborted already rejects at once', async () => {
+    const error = await onnx
+      .embed(['x'], { purpose: 'query', signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect((error as EmbeddingError).code).toBe('aborted');
+  });
+});
+
 describe('a model directory', () => {
   it('that is empty is refused with model_not_found', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kl-model-'));

@@ -1,4 +1,4 @@
-import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, type LoadEmbedderOptions, loadEmbedder } from '@kiro-learn/embeddings';
 import { createRetriever, embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { SqliteStorage } from '@kiro-learn/storage';
@@ -51,9 +51,22 @@ export const lexical: RankerFactory = {
 let model: Promise<Embedder> | undefined;
 const vectors = new Map<string, Float32Array>();
 
+/**
+ * `KIRO_LEARN_EVAL_EMBEDDING=fp32:256` runs the model at another precision and token limit
+ * (default: the collector's, int8 and 128 tokens), to measure what they cost in recall.
+ */
+function embeddingOptions(spec: string | undefined): LoadEmbedderOptions {
+  if (!spec) return {};
+  const [precision, maxTokens] = spec.split(':');
+  if (precision !== 'fp32' && precision !== 'int8') {
+    throw new Error(`KIRO_LEARN_EVAL_EMBEDDING: ${spec} is not <fp32|int8>[:<max tokens>]`);
+  }
+  return { precision, ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) };
+}
+
 /** Loads the model and stores a vector for every record of the set (as the collector does). */
 export async function embedSet({ storage, records }: RankerContext): Promise<Embedder> {
-  model ??= loadEmbedder();
+  model ??= loadEmbedder(embeddingOptions(process.env.KIRO_LEARN_EVAL_EMBEDDING));
   const embedder = await model;
   const missing = records.filter((r) => !vectors.has(embeddingText(r)));
   const fresh = await embedder.embed(missing.map(embeddingText));

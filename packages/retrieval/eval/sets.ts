@@ -3,6 +3,7 @@ import { sharedWords } from './overlap.ts';
 import { PARAPHRASE_PROMPTS, PARAPHRASE_RECORDS } from './paraphrase/index.ts';
 import { PROMPTS } from './prompts.ts';
 import { RECORDS } from './records.ts';
+import { TURNS_PROMPTS, TURNS_RECORDS } from './turns/index.ts';
 
 /** The eval's clock: records are this many days old at it. */
 export const NOW = Date.parse('2026-11-01T12:00:00Z');
@@ -19,6 +20,10 @@ export interface LabelledRecord {
   concepts: string[];
   files: string[];
   daysAgo: number;
+  /** Questions the record answers (the previous turn's request of a turn record). */
+  questions?: readonly string[];
+  /** The older record this one supersedes (stored as the older one's `superseded_by`). */
+  supersedes?: string;
 }
 
 export interface LabelledPrompt {
@@ -53,6 +58,7 @@ export function toMemoryRecord(r: LabelledRecord): MemoryRecord {
     observation_type: r.type,
     source_event_ids: [newUlid(time)],
     created_at: new Date(time).toISOString(),
+    ...(r.questions && r.questions.length > 0 ? { questions: [...r.questions] } : {}),
   };
 }
 
@@ -91,4 +97,14 @@ export const PARAPHRASE_SET: EvalSet = {
   prompts: PARAPHRASE_PROMPTS,
 };
 
-export const SETS: readonly EvalSet[] = [ORIGINAL_SET, PARAPHRASE_SET];
+/**
+ * The turns set (turns/): short turn records of multi-turn conversations, where the answer
+ * often sits in a reply that never names its subject.
+ */
+export const TURNS_SET: EvalSet = {
+  name: 'turns',
+  records: TURNS_RECORDS,
+  prompts: TURNS_PROMPTS,
+};
+
+export const SETS: readonly EvalSet[] = [ORIGINAL_SET, PARAPHRASE_SET, TURNS_SET];

@@ -85,7 +85,10 @@ export function fuseHits(
   const share =
     hybrid.semanticMin +
     (hybrid.semanticMax - hybrid.semanticMin) * (1 - coverage(prompt, best?.record));
-  const candidates = new Map<string, { record: MemoryRecord; lex: number; sem: number }>();
+  const candidates = new Map<
+    string,
+    { record: MemoryRecord; lex: number; sem: number; similarity?: number }
+  >();
   for (const hit of lexical) {
     const lex = top > 0 ? Math.max(0, hit.score) / top : 0;
     candidates.set(hit.record.record_id, { record: hit.record, lex, sem: 0 });
@@ -94,14 +97,24 @@ export function fuseHits(
   for (const hit of semantic) {
     const sem = Math.min(1, Math.max(0, (hit.similarity - hybrid.minSimilarity) / span));
     const known = candidates.get(hit.record.record_id);
-    if (known) known.sem = sem;
-    else if (sem > 0) candidates.set(hit.record.record_id, { record: hit.record, lex: 0, sem });
+    if (known) {
+      known.sem = sem;
+      known.similarity = hit.similarity;
+    } else if (sem > 0) {
+      candidates.set(hit.record.record_id, {
+        record: hit.record,
+        lex: 0,
+        sem,
+        similarity: hit.similarity,
+      });
+    }
   }
-  const ranked = [...candidates.values()].map(({ record, lex, sem }) => ({
+  const ranked = [...candidates.values()].map(({ record, lex, sem, similarity }) => ({
     record,
     score:
       ((1 - share) * lex + share * sem + boost(record, terms, weights)) *
       recencyFactor(record, weights, now),
+    ...(similarity === undefined ? {} : { similarity }),
   }));
   return ranked.sort(tieBreak);
 }

@@ -46,6 +46,7 @@ export {
   type RetrieveRequest,
   type Retriever,
   type SearchRequest,
+  type SemanticOutcome,
   type SessionStartRequest,
 } from './retriever.js';
 // Semantic search through interfaces (no dependency on an embedding package).

@@ -19,6 +19,13 @@ export interface RetrieverOptions {
   contextTokens?: number;
   /** Most tokens one record's summary may take before it is trimmed (default 400). */
   summaryTokens?: number;
+  /**
+   * Context budget at session start, in estimated tokens, header included (default 400):
+   * a short overview, not the prompt budget filled with recent turns.
+   */
+  sessionStartTokens?: number;
+  /** Most records at session start (default 5). */
+  sessionStartRecords?: number;
   /** Search hits fetched for re-ranking; more finds more, costs more (default 40). */
   candidates?: number;
   /** BM25 column weights passed to storage, over storage's own (default DEFAULT_SEARCH_WEIGHTS). */
@@ -119,6 +126,10 @@ export function resolveOptions(options: RetrieverOptions): ResolvedRetrieverOpti
     maxRecords: Math.floor(positive('maxRecords', options.maxRecords, DEFAULTS.retrievalRecords)),
     contextTokens: positive('contextTokens', options.contextTokens, 1500),
     summaryTokens: positive('summaryTokens', options.summaryTokens, 400),
+    sessionStartTokens: positive('sessionStartTokens', options.sessionStartTokens, 400),
+    sessionStartRecords: Math.floor(
+      positive('sessionStartRecords', options.sessionStartRecords, 5),
+    ),
     candidates: Math.floor(positive('candidates', options.candidates, 40)),
     columnWeights: Object.freeze({ ...DEFAULT_SEARCH_WEIGHTS, ...options.columnWeights }),
     rankWeights: Object.freeze({ ...DEFAULT_RANK_WEIGHTS, ...options.rankWeights }),

@@ -29,6 +29,8 @@ export interface RankedHit {
   record: MemoryRecord;
   /** The final score, higher is better. */
   score: number;
+  /** Cosine similarity to the prompt, when semantic search found the record. */
+  similarity?: number;
 }
 
 const DAY_MS = 86_400_000;

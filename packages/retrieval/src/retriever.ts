@@ -1,7 +1,9 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
 import { formatContext } from './context.js';
+import { contentStems, echoes, informationFree, saysNothing } from './echo.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
+import { overview } from './overview.js';
 import { rankHits } from './rank.js';
 import {
   authorLabel,
@@ -10,8 +12,17 @@ import {
   type RemoteHit,
   remoteWithin,
 } from './remote.js';
-import { isFresh, SeenRecords } from './seen.js';
 import { currentEmbedder } from './semantic.js';
+import {
+  alreadyShown,
+  remember,
+  resetsWindow,
+  SESSION_START_QUERY,
+  type SessionView,
+  SessionViews,
+  type Shown,
+  subjectOf,
+} from './session.js';
 import { analysePrompt } from './terms.js';
 
 /** A prompt to find context for. */
@@ -20,7 +31,11 @@ export interface RetrieveRequest {
   namespace: string;
   /** The prompt text (see promptFromBody for an event body). */
   prompt: string;
-  /** With a session, records already injected in it are not injected again. */
+  /**
+   * With a session, what the agent still holds is left out: records made from this
+   * session's own turns (until a compaction), and records injected earlier for the same
+   * subject.
+   */
   sessionId?: string;
   /** The prompt event, for the retrieval log. */
   eventId?: string;
@@ -31,6 +46,12 @@ export interface SessionStartRequest {
   namespace: string;
   sessionId?: string;
   eventId?: string;
+  /**
+   * Why the session (re)starts, as the agent says it (Claude Code: `startup`, `resume`,
+   * `clear`, `compact`). After `compact` or `clear` the agent's context no longer holds
+   * the session so far: its records and what was injected become eligible again.
+   */
+  reason?: string;
 }
 
 /** What a retrieval produced. It is always returned, never thrown. */
@@ -51,7 +72,16 @@ export interface RetrievalOutcome {
   error?: string;
   /** Records in the context that came from the remote source (team memory), with their authors. */
   remote?: Array<{ recordId: string; author: string }>;
+  /**
+   * How the semantic share went, when a model is loaded: `used` (its hits were fused in),
+   * `timed_out` (the prompt's embedding and vector scan overran the semantic budget: the
+   * result is lexical only) or `failed` (they threw: lexical only). Absent without a model.
+   */
+  semantic?: SemanticOutcome;
 }
+
+/** How a retrieval's semantic share went (see RetrievalOutcome.semantic). */
+export type SemanticOutcome = 'used' | 'timed_out' | 'failed';
 
 /** A search ranked the way retrieval ranks, for search endpoints and the CLI. */
 export interface SearchRequest {
@@ -59,6 +89,10 @@ export interface SearchRequest {
   query: string;
   /** Most results (default: the retriever's maxRecords). */
   limit?: number;
+  /** Only records of this observation type. */
+  type?: ObservationType;
+  /** Only records whose files_touched has this path (exact, or as a suffix after `/`). */
+  file?: string;
   /**
    * Also ask the remote source (team memory) for this namespace, within its sub-budget,
    * and merge its hits as prompt retrieval does (a record both sides found counts once).
@@ -92,27 +126,37 @@ export interface Retriever {
 
 interface Selection {
   ranked: MergedHit[];
-  seen: Map<string, string> | undefined;
+  /** The session's view, to note what was shown in; undefined without a session. */
+  view: SessionView | undefined;
+  /** What the records were shown for (the prompt's subject; `any` at session start). */
+  subject: Shown['subject'];
+  /** How the semantic share went (prompt retrievals with a model loaded). */
+  semantic?: SemanticOutcome;
 }
 
-const SESSION_START_QUERY = '[session start]';
-// Session start favours what a returning developer asks first: where was I, what broke, what was decided.
-const SESSION_START_QUOTAS: ReadonlyArray<[ObservationType, number]> = [
-  ['session_summary', 2],
-  ['error', 3],
-  ['decision', 2],
-];
+// A prompt that carries no subject of its own gets only a record this similar in meaning.
+const STRONG_SIMILARITY = 0.7;
 const TIMED_OUT = Symbol('timed out');
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Whether a record passes a search's type and file filters (as storage applies them). */
+function matches(record: MemoryRecord, filter: Pick<SearchRequest, 'type' | 'file'>): boolean {
+  if (filter.type && record.observation_type !== filter.type) return false;
+  if (filter.file) {
+    const file = filter.file.replace(/^\/+/, '');
+    return record.files_touched.some((f) => f === filter.file || f.endsWith(`/${file}`));
+  }
+  return true;
+}
+
 /** Creates a retriever over a storage backend. Throws RetrievalError only for unusable options. */
 export function createRetriever(options: RetrieverOptions): Retriever {
   const opts = resolveOptions(options);
   const { storage } = opts;
-  const seenRecords = new SeenRecords(storage, opts.maxSessions);
+  const sessions = new SessionViews(storage, opts.maxSessions);
   const budget = {
     tokens: opts.contextTokens,
     summaryTokens: opts.summaryTokens,
@@ -135,16 +179,25 @@ export function createRetriever(options: RetrieverOptions): Retriever {
    * Lexical hits, fused with semantic ones when a model is loaded and answers within the
    * semantic budget; otherwise exactly the lexical ranking.
    */
-  async function rank(namespace: string | undefined, prompt: string, limit: number) {
-    const [hits, semantic] = await Promise.all([
+  async function rank(
+    namespace: string | undefined,
+    prompt: string,
+    limit: number,
+    filter: Pick<SearchRequest, 'type' | 'file'> = {},
+    report?: (outcome: SemanticOutcome) => void,
+  ) {
+    const [hits, found] = await Promise.all([
       storage.searchRecords({
         ...(namespace === undefined ? {} : { namespace }),
         query: prompt,
         limit: Math.min(limit, LIMITS.searchLimit),
         weights: opts.columnWeights,
+        ...(filter.type ? { observationType: filter.type } : {}),
+        ...(filter.file ? { file: filter.file } : {}),
       }),
-      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit)),
+      semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit), report),
     ]);
+    const semantic = found?.filter(({ record }) => matches(record, filter));
     const terms = analysePrompt(prompt);
     if (!semantic || semantic.length === 0) {
       return rankHits(hits, terms, opts.rankWeights, opts.now());
@@ -165,16 +218,26 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     namespace: string | undefined,
     prompt: string,
     limit: number,
+    report: (outcome: SemanticOutcome) => void = () => {},
   ): Promise<SemanticHit[] | undefined> {
     const embedder = currentEmbedder(opts.semantic);
     if (!embedder || namespace === undefined) return undefined;
     const vectors = opts.semantic?.vectors ?? storage;
     let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), opts.semanticBudgetMs);
+    // Past the budget the prompt's embedding is withdrawn: a queued one never runs, so a
+    // backlog of prompts nobody waits for cannot starve the next one.
+    const abandon = new AbortController();
+    const expired = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => {
+        abandon.abort();
+        resolve(TIMED_OUT);
+      }, opts.semanticBudgetMs);
     });
     const work = (async () => {
-      const [vector] = await embedder.embed([prompt], { purpose: 'query' });
+      const [vector] = await embedder.embed([prompt], {
+        purpose: 'query',
+        signal: abandon.signal,
+      });
       if (!vector) return undefined;
       const found = await vectors.searchVectors({
         namespace,
@@ -190,9 +253,16 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         .map((record) => ({ record, similarity: similarity.get(record.record_id) ?? 0 }));
     })();
     try {
-      return await Promise.race([work, expired]);
+      const result = await Promise.race([work, expired]);
+      if (result === TIMED_OUT) {
+        report('timed_out');
+        return undefined;
+      }
+      report('used');
+      return result;
     } catch (error) {
       opts.onError(error);
+      report('failed');
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -200,8 +270,62 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     }
   }
 
-  async function seenFor(namespace: string, sessionId: string | undefined) {
-    return sessionId === undefined ? undefined : seenRecords.load(namespace, sessionId);
+  async function viewOf(namespace: string, sessionId: string | undefined) {
+    return sessionId === undefined ? undefined : sessions.load(namespace, sessionId);
+  }
+
+  /**
+   * Ids of the records made from this session's events within the agent's window: what it
+   * still holds in its own context. A record's first and last source events stand for it
+   * (one turn, or one batch of one session).
+   */
+  async function heldBySession(
+    records: readonly MemoryRecord[],
+    sessionId: string,
+    view: SessionView,
+  ): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const record of records) {
+      const sources = record.source_event_ids;
+      if (sources.length > 0) ids.add(sources[0]!).add(sources[sources.length - 1]!);
+    }
+    const held = new Set<string>();
+    if (ids.size === 0) return held;
+    const inWindow = new Set(
+      (await storage.getEventHeads([...ids]))
+        .filter(
+          (head) => head.sessionId === sessionId && Date.parse(head.validTime) >= view.windowStart,
+        )
+        .map((head) => head.eventId),
+    );
+    if (inWindow.size === 0) return held;
+    for (const record of records) {
+      const sources = record.source_event_ids;
+      if (inWindow.has(sources[0]!) || inWindow.has(sources[sources.length - 1]!)) {
+        held.add(record.record_id);
+      }
+    }
+    return held;
+  }
+
+  /**
+   * The records a context may hold, best first: never one that only restates the prompt or
+   * says nothing, nor (with a session) one the agent still holds.
+   */
+  async function eligible(
+    hits: readonly MergedHit[],
+    prompt: string,
+    sessionId: string | undefined,
+    view: SessionView | undefined,
+  ): Promise<MergedHit[]> {
+    const stems = contentStems(prompt);
+    const kept = hits.filter((hit) => !saysNothing(hit.record) && !echoes(hit.record, stems));
+    if (!view || sessionId === undefined) return kept;
+    const subject = subjectOf(prompt);
+    const shownBefore = kept.filter((hit) => !alreadyShown(view, hit.record, subject));
+    const local = shownBefore.filter((hit) => !hit.remote).map((hit) => hit.record);
+    const held = await heldBySession(local, sessionId, view);
+    return shownBefore.filter((hit) => !held.has(hit.record.record_id));
   }
 
   async function run(
@@ -219,7 +343,8 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       timedOut: false,
       budgetCut: false,
     };
-    let seen: Map<string, string> | undefined;
+    let view: SessionView | undefined;
+    let subject: Shown['subject'] = 'any';
     let repeats: MemoryRecord[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -231,12 +356,13 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const remoteOf = new Map<MemoryRecord, MergedHit>();
         for (const hit of selection.ranked) if (hit.remote) remoteOf.set(hit.record, hit);
         const self = remote?.self?.();
+        const limits = kind === 'session' ? { ...budget, tokens: opts.sessionStartTokens } : budget;
         const format = formatContext(
           selection.ranked.map((hit) => hit.record),
           remoteOf.size === 0
-            ? budget
+            ? limits
             : {
-                ...budget,
+                ...limits,
                 author: (record) => {
                   const hit = remoteOf.get(record);
                   return hit && authorLabel(hit, self);
@@ -251,7 +377,9 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       if (result === TIMED_OUT || performance.now() > deadline) {
         outcome = { ...outcome, timedOut: true };
       } else {
-        seen = result.selection.seen;
+        view = result.selection.view;
+        subject = result.selection.subject;
+        if (result.selection.semantic) outcome.semantic = result.selection.semantic;
         const scoreOf = new Map(result.selection.ranked.map((hit) => [hit.record, hit.score]));
         outcome = {
           ...outcome,
@@ -288,11 +416,13 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       clearTimeout(timer);
     }
     const latencyMs = performance.now() - started;
-    const injectedAt = new Date(opts.now()).toISOString();
-    for (const id of outcome.records) seen?.set(id, injectedAt);
-    // The agent has what a repeat says, so a later prompt of the session need not bring it.
-    // Held in memory only: the log lists what was injected, so a restart forgets these.
-    for (const record of repeats) seen?.set(record.record_id, injectedAt);
+    if (view) {
+      const shown: Shown = { at: opts.now(), subject };
+      for (const id of outcome.records) remember(view, id, shown);
+      // The agent has what a repeat says, so a later prompt on the subject need not bring it.
+      // Held in memory only: the log lists what was injected, so a restart forgets these.
+      for (const record of repeats) remember(view, record.record_id, shown);
+    }
     if (opts.log && (kind === 'session' || query !== '')) {
       const write = (async () => {
         await storage.logRetrieval({
@@ -323,62 +453,80 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const prompt = typeof request?.prompt === 'string' ? request.prompt : '';
       const query = prompt.slice(0, opts.maxQueryChars).trim();
       return run('prompt', request, query, async () => {
-        if (query === '') return { ranked: [], seen: undefined };
-        const [ranked, seen, fromRemote] = await Promise.all([
-          rank(request.namespace, query, opts.candidates),
-          seenFor(request.namespace, request.sessionId),
+        const subject = subjectOf(query);
+        if (query === '') return { ranked: [], view: undefined, subject };
+        let semantic: SemanticOutcome | undefined;
+        const [ranked, view, fromRemote] = await Promise.all([
+          rank(request.namespace, query, opts.candidates, {}, (how) => {
+            semantic = how;
+          }),
+          viewOf(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
             remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),
           ),
         ]);
-        const floor = (ranked[0]?.score ?? 0) * opts.minRelativeScore;
-        const local = ranked.filter((hit) => hit.score >= floor);
-        const fresh = mergeRemote(local, fromRemote, opts.minRelativeScore).filter(
-          (hit) => !seen || isFresh(hit.record, seen),
+        // A prompt with no subject of its own (`yes`, `2`, `continue`) answers the agent:
+        // memory adds to it only what is very close in meaning.
+        const candidates = informationFree(query)
+          ? ranked.filter((hit) => (hit.similarity ?? 0) >= STRONG_SIMILARITY)
+          : ranked;
+        const local = await eligible(candidates, query, request.sessionId, view);
+        const floor = (local[0]?.score ?? 0) * opts.minRelativeScore;
+        const kept = local.filter((hit) => hit.score >= floor);
+        const teammates = informationFree(query)
+          ? []
+          : await eligible(
+              fromRemote.map((hit) => ({ record: hit.record, score: hit.score, remote: hit })),
+              query,
+              undefined,
+              undefined,
+            );
+        const merged = mergeRemote(
+          kept,
+          teammates.map((hit) => hit.remote!),
+          opts.minRelativeScore,
         );
         // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
-        return { ranked: fresh, seen };
+        return { ranked: merged, view, subject, ...(semantic ? { semantic } : {}) };
       });
     },
 
     sessionStart(input) {
       const request = input ?? ({} as SessionStartRequest);
       return run('session', request, SESSION_START_QUERY, async () => {
-        const [page, seen, fromRemote] = await Promise.all([
+        const [page, view, fromRemote] = await Promise.all([
           storage.listRecords({ namespace: request.namespace, limit: 100 }),
-          seenFor(request.namespace, request.sessionId),
+          viewOf(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
-            remote!.recent(
-              { namespace: request.namespace, limit: Math.ceil(opts.maxRecords / 2) },
-              signal,
-            ),
+            remote!.recent({ namespace: request.namespace, limit: 4 }, signal),
           ),
         ]);
-        const fresh = page.items.filter((record) => !seen || isFresh(record, seen));
-        const chosen = new Set<MemoryRecord>();
-        for (const [type, quota] of SESSION_START_QUOTAS) {
-          for (const record of fresh.filter((r) => r.observation_type === type).slice(0, quota)) {
-            chosen.add(record);
-          }
+        // After a compaction or /clear the agent no longer holds the session so far.
+        if (view && resetsWindow(request.reason)) view.windowStart = opts.now();
+        let own = page.items.filter((record) => !view || !alreadyShown(view, record, undefined));
+        if (view && request.sessionId !== undefined) {
+          const held = await heldBySession(own, request.sessionId, view);
+          own = own.filter((record) => !held.has(record.record_id));
         }
-        // Then what teammates shared lately (records this machine has are not repeated),
-        // then the rest of the project's own records.
         const ids = new Set(page.items.map((record) => record.record_id));
+        // What teammates shared lately (records this machine has are not repeated).
         const teammates = new Map<MemoryRecord, RemoteHit>();
         for (const hit of fromRemote) {
-          if (ids.has(hit.record.record_id) || (seen && !isFresh(hit.record, seen))) continue;
+          if (ids.has(hit.record.record_id)) continue;
+          if (view && alreadyShown(view, hit.record, undefined)) continue;
           ids.add(hit.record.record_id);
           teammates.set(hit.record, hit);
-          chosen.add(hit.record);
         }
-        for (const record of fresh) chosen.add(record);
-        const records = [...chosen];
+        const records = [
+          ...overview(own, { records: opts.sessionStartRecords }),
+          ...overview([...teammates.keys()], { records: 2 }),
+        ];
         // Scores here only record the order chosen: 1 for the first, falling evenly.
         const ranked = records.map((record, i): MergedHit => {
           const hit = teammates.get(record);
           return { record, score: 1 - i / records.length, ...(hit ? { remote: hit } : {}) };
         });
-        return { ranked, seen };
+        return { ranked, view, subject: 'any' as const };
       });
     },
 
@@ -391,15 +539,27 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const { namespace } = request;
       const asksRemote = request.remote === true && remote !== undefined && namespace !== undefined;
       const [ranked, fromRemote] = await Promise.all([
-        rank(namespace, request.query, Math.max(limit, opts.candidates)),
+        rank(namespace, request.query, Math.max(limit, opts.candidates), request),
         asksRemote
           ? remoteHits(namespace, (signal) =>
               remote.search({ namespace, query: request.query, limit }, signal),
             )
           : Promise.resolve([]),
       ]);
-      if (fromRemote.length === 0) return ranked.slice(0, limit);
-      const merged = mergeRemote(ranked, fromRemote, opts.minRelativeScore).slice(0, limit);
+      // The same rules as a prompt's, but no session: never the query itself, nothing empty.
+      const local = await eligible(ranked, request.query, undefined, undefined);
+      if (fromRemote.length === 0) return local.slice(0, limit);
+      const teammates = await eligible(
+        fromRemote.map((hit) => ({ record: hit.record, score: hit.score, remote: hit })),
+        request.query,
+        undefined,
+        undefined,
+      );
+      const merged = mergeRemote(
+        local,
+        teammates.map((hit) => hit.remote!),
+        opts.minRelativeScore,
+      ).slice(0, limit);
       const placed = merged.flatMap((hit) => hit.remote ?? []);
       if (placed.length > 0 && namespace !== undefined) {
         // As for a prompt: the caller has the answer first, then the team copies are kept.

@@ -8,9 +8,10 @@ import type { VectorSearchOptions } from '@kiro-learn/storage';
 export interface QueryEmbedder {
   /** Vectors of different models are never compared. */
   readonly modelId: string;
+  /** A `signal` that aborts withdraws the texts if they have not started (they reject). */
   embed(
     texts: readonly string[],
-    options?: { purpose?: 'query' | 'document' },
+    options?: { purpose?: 'query' | 'document'; signal?: AbortSignal },
   ): Promise<Float32Array[]>;
 }
 

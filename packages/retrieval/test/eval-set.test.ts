@@ -5,7 +5,14 @@ import { MemoryRecordSchema } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import { contentWords, stemWord } from '../eval/overlap.ts';
 import { TAGS } from '../eval/paraphrase/set.ts';
-import { PARAPHRASE_SET, SETS, sharedWithAnswers, toMemoryRecord } from '../eval/sets.ts';
+import {
+  PARAPHRASE_SET,
+  SETS,
+  sharedWithAnswers,
+  TURNS_SET,
+  toMemoryRecord,
+} from '../eval/sets.ts';
+import { TURNS_TAGS } from '../eval/turns/set.ts';
 
 describe('content-word overlap', () => {
   it('counts a word and its everyday variants once, and skips stop words', () => {
@@ -88,5 +95,29 @@ describe('the paraphrase set', () => {
         if (r.supersedes !== undefined) expect(p.relevant, p.prompt).not.toContain(r.supersedes);
       }
     }
+  });
+});
+
+describe('the turns set', () => {
+  const { records, prompts } = TURNS_SET;
+
+  it('has at least 100 prompts over short turn records of several conversations', () => {
+    expect(prompts.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(records.map((r) => r.project)).size).toBeGreaterThanOrEqual(5);
+    for (const r of records) expect(r.summary.length, r.key).toBeLessThan(600);
+  });
+
+  it('uses every tag, and most prompts ask about an answer in a reply', () => {
+    for (const tag of TURNS_TAGS) {
+      expect(prompts.filter((p) => p.tags.includes(tag)).length, tag).toBeGreaterThanOrEqual(5);
+    }
+    expect(prompts.filter((p) => p.tags.includes('reply')).length).toBeGreaterThan(
+      prompts.length / 2,
+    );
+  });
+
+  it("carries the previous turn's request as the questions a turn record answers", () => {
+    const withQuestions = records.filter((r) => (r.questions?.length ?? 0) > 0);
+    expect(withQuestions.length).toBeGreaterThan(records.length / 2);
   });
 });

@@ -304,50 +304,63 @@ describe('retrieve', () => {
 });
 
 describe('sessionStart', () => {
-  it('leads with the latest session summary and recent errors, then skips them on prompts', async () => {
+  it('gives a short overview: open problems, decisions, what changed; never bare requests', async () => {
     const storage = await openTemp();
     const day = (n: number) => new Date(Date.UTC(2026, 9, n)).toISOString();
-    const summary = record({
-      title: 'Session: holds',
-      summary: 'Next: partial captures.',
-      observation_type: 'session_summary',
+    const open = record({
+      title: 'Deadlock between transfers — unresolved',
+      summary: 'Two transfers lock the same accounts in opposite order.',
+      concepts: ['unresolved'],
+      observation_type: 'error',
       created_at: day(1),
     });
-    const error = record({
-      title: 'Deadlock between transfers',
-      summary: 'Lock accounts in id order.',
+    const fixed = record({
+      title: 'Float rounding in totals — fixed',
+      summary: 'Totals now use integer cents.',
+      concepts: ['fixed'],
       observation_type: 'error',
       created_at: day(2),
     });
-    const other = record({
+    const decision = record({
       title: 'Ids are UUIDv7',
       summary: 'They sort by time.',
       observation_type: 'decision',
       created_at: day(3),
     });
-    const tool = record({
+    const change = record({
+      title: 'Holds expire after 7 days',
+      summary: 'Request: expire holds\nOutcome: holds expire after 7 days now.',
+      facts: ['Modified src/holds/expire.ts'],
+      files_touched: ['src/holds/expire.ts'],
+      observation_type: 'session_summary',
+      created_at: day(4),
+    });
+    const question = record({
+      title: 'which file did we change',
+      summary: 'Request: which file did we change?\nNo tools were used.',
+      observation_type: 'session_summary',
+      created_at: day(5),
+    });
+    const chat = record({
       title: 'Ran go test',
       summary: 'All green.',
       observation_type: 'tool_use',
-      created_at: day(4),
+      created_at: day(6),
     });
-    for (const r of [summary, error, other, tool]) await storage.putRecord(r);
+    for (const r of [open, fixed, decision, change, question, chat]) await storage.putRecord(r);
     await storage.putRecord(
-      record({ title: 'Elsewhere', namespace: '/actor/x/project/y/', created_at: day(5) }),
+      record({ title: 'Elsewhere', namespace: '/actor/x/project/y/', created_at: day(7) }),
     );
     const retriever = createRetriever({ storage });
 
     const start = await retriever.sessionStart({ namespace: NS, sessionId: 's' });
-    expect(start.records).toEqual([
-      summary.record_id,
-      error.record_id,
-      other.record_id,
-      tool.record_id,
-    ]);
+    expect(start.records).toEqual([open.record_id, decision.record_id, change.record_id]);
     expect(
-      start.context.startsWith('## Prior observations from kiro-learn\n\n### Session: holds\n'),
+      start.context.startsWith(`## Prior observations from kiro-learn\n\n### ${open.title}\n`),
     ).toBe(true);
+    expect(start.context.length).toBeLessThanOrEqual(400 * 4);
 
+    // Shown at the start, the open problem is not shown again when a prompt asks about it.
     const prompt = await retriever.retrieve({
       namespace: NS,
       prompt: 'deadlock between transfers',

@@ -40,6 +40,9 @@ const distractors = (namespace = NS) => [
   }),
 ];
 const PARAPHRASE = 'the payment callback keeps getting rejected';
+// The tests that need the model to answer give it time: a loaded machine can take longer
+// than the default 500 ms budget (the budget itself has a test of its own below).
+const LOADED = 30_000;
 
 async function store(storage: StorageBackend, records: MemoryRecord[]): Promise<void> {
   for (const r of records) await storage.putRecord(r);
@@ -60,7 +63,12 @@ describe('semantic retrieval', () => {
 
     const lexical = createRetriever({ storage, log: false });
     expect((await lexical.retrieve({ namespace: NS, prompt: PARAPHRASE })).records).toEqual([]);
-    const hybrid = createRetriever({ storage, log: false, semantic: { embedder } });
+    const hybrid = createRetriever({
+      storage,
+      log: false,
+      semantic: { embedder },
+      budgetMs: LOADED,
+    });
     const result = await hybrid.retrieve({ namespace: NS, prompt: PARAPHRASE });
     expect(result.records[0]).toBe(hit.record_id);
     expect(result.context).toContain('Stripe webhook signature verification fails');
@@ -72,7 +80,12 @@ describe('semantic retrieval', () => {
     const storage = await openTemp();
     const hit = webhook();
     await store(storage, [hit, ...distractors()]);
-    const retriever = createRetriever({ storage, log: false, semantic: { embedder } });
+    const retriever = createRetriever({
+      storage,
+      log: false,
+      semantic: { embedder },
+      budgetMs: LOADED,
+    });
     expect((await retriever.retrieve({ namespace: NS, prompt: PARAPHRASE })).records).toContain(
       hit.record_id,
     );
@@ -91,7 +104,12 @@ describe('semantic retrieval', () => {
     ];
     const secret = { ...webhook(), namespace: other! };
     await store(storage, [secret, { ...webhook(), namespace: third! }, ...distractors(mine)]);
-    const retriever = createRetriever({ storage, log: false, semantic: { embedder } });
+    const retriever = createRetriever({
+      storage,
+      log: false,
+      semantic: { embedder },
+      budgetMs: LOADED,
+    });
     const result = await retriever.retrieve({ namespace: mine!, prompt: PARAPHRASE });
     expect(result.context).not.toContain('Stripe');
     const found = await retriever.search({ namespace: mine!, query: PARAPHRASE, limit: 10 });

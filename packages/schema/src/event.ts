@@ -17,6 +17,12 @@ export const SURFACES = [
   'codex',
   'gemini-cli',
   'cursor',
+  'copilot-cli',
+  'vscode',
+  'cline',
+  'opencode',
+  'augment',
+  'windsurf',
 ] as const;
 export type Surface = (typeof SURFACES)[number];
 

@@ -25,6 +25,11 @@ const entries = [
   'codex',
   'gemini-cli',
   'cursor',
+  'copilot',
+  'cline',
+  'opencode',
+  'augment',
+  'windsurf',
   'kiro-learn-shim',
 ];
 

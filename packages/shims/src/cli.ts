@@ -9,7 +9,7 @@ const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 const STDIN_TIMEOUT_MS = 3000;
 
 const USAGE =
-  'usage: kiro-learn-shim <kiro|kiro-ide|claude-code|codex|gemini-cli|cursor> [prompt|tool|stop]\n' +
+  `usage: kiro-learn-shim <${SHIM_SURFACES.join('|')}> [prompt|tool|stop]\n` +
   'Runs inside an agent hook: reads the payload on stdin (Kiro IDE legacy: USER_PROMPT).\n';
 
 /**

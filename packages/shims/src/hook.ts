@@ -8,6 +8,11 @@ export const SHIM_SURFACES = [
   'codex',
   'gemini-cli',
   'cursor',
+  'copilot',
+  'cline',
+  'opencode',
+  'augment',
+  'windsurf',
 ] as const;
 export type ShimSurface = (typeof SHIM_SURFACES)[number];
 

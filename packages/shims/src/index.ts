@@ -18,13 +18,20 @@ export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
 export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
-// Launchers on a chosen Node: NODE_EXTRA_CA_CERTS moved aside on Node < 22.
+// Launchers: the hook launcher's fast path; NODE_EXTRA_CA_CERTS moved aside on Node < 22.
 export {
   caCertsAside,
+  FAST_PATH_DEADLINES,
+  FAST_PATH_MARK,
   HOOK_LAUNCHER,
   hookCommand,
+  hookLauncher,
+  type LauncherOptions,
+  launcherCurl,
   MCP_LAUNCHER,
+  nodePathReasons,
   PORTABLE_DATA_DIR,
+  prepareHookTmp,
 } from './init/launcher.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';
 export {
@@ -41,6 +48,7 @@ export {
   applyPlan,
   detectSurfaces,
   type FileChange,
+  findCurl,
   formatPlan,
   type InitOptions,
   type Plan,
@@ -72,6 +80,15 @@ export {
   readPauseState,
   writePauseState,
 } from './paused.js';
+// One hook from payload to answer, the same on both paths: the shim's own process, and the
+// collector's `POST /v1/hooks/:surface` for the launcher's fast path.
+export {
+  type HookInput,
+  handleHook,
+  type PreparedHook,
+  prepareHook,
+  type RecordHook,
+} from './prepare.js';
 // Running one hook: payload → Event → collector, context to stdout.
 export { captureDisabled, type RunOptions, runHook } from './run.js';
 export { fileSession, SESSION_IDLE_MS } from './session.js';

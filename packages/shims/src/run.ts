@@ -1,112 +1,60 @@
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Event, ExtraPattern, Scrubber } from '@kiro-learn/schema';
-import { createScrubber, DEFAULTS, LIMITS, scrubEvent } from '@kiro-learn/schema';
-import { type CollectorAddress, collectorAddress, projectIdentity } from '@kiro-learn/schema/node';
-import { HOOK_ENTRIES } from './agents/entries.js';
+import { createScrubber, DEFAULTS, scrubEvent } from '@kiro-learn/schema';
+import { type CollectorAddress, collectorAddress } from '@kiro-learn/schema/node';
 import { startCollectorInBackground } from './autostart.js';
-import { buildEvent } from './event.js';
-import type { HookEvent, MapResult, Payload, ShimSurface } from './hook.js';
 import { send } from './http.js';
-import { isoTime } from './iso-time.js';
-import { captureOff } from './paused.js';
-import { fileSession } from './session.js';
+import { type HookInput, handleHook, type PreparedHook } from './prepare.js';
 import { type DeliveryOutcome, drainSpool, hasSpooled, spoolEvent } from './spool.js';
-import { capBody } from './truncate.js';
-import { hookUlid } from './ulid.js';
-import { SHIM_VERSION } from './version.js';
 
 /** One hook run's inputs and outputs, so tests can run it in-process. */
-export interface RunOptions {
-  /** Which entry point ran. */
-  surface: ShimSurface;
-  /** Words after the script on the command line: the event (legacy Kiro IDE), the surface. */
-  args?: readonly string[];
-  /** Raw stdin; undefined when not read (legacy Kiro IDE reads `USER_PROMPT`). */
-  stdin?: Buffer;
-  /** Environment: data dir, collector address, `USER_PROMPT`, `KIRO_LEARN_*`. */
-  env: NodeJS.ProcessEnv;
-  /** The process's working directory, used when the payload names none. */
-  cwd: string;
+export interface RunOptions extends Omit<HookInput, 'version'> {
   /** Receives context for the agent: the only thing ever written to stdout. */
   stdout: (text: string) => void;
-  /** Receives diagnostic lines, already prefixed `[kiro-learn]`. */
-  stderr: (line: string) => void;
 }
 
 /** How many spooled events one hook replays at most, and for how long. */
 const REPLAY_EVENTS = 200;
 const REPLAY_MS = 1000;
+/**
+ * How long the shim waits for the collector when the launcher's fast path just timed out
+ * on it (`KIRO_LEARN_FAST_PATH=28`, curl's timeout): long enough for a busy collector to
+ * say it has the event already, short enough that a stuck one does not cost the agent a
+ * second full timeout before the event is spooled.
+ */
+const AFTER_FAST_PATH_TIMEOUT_MS = 500;
 
 /**
  * Runs one hook: payload → Event → collector, context to stdout. Never throws and never
  * blocks the agent: a collector that is down gets the event spooled and a background start.
  */
 export async function runHook(options: RunOptions): Promise<void> {
-  const warn = (message: string) => options.stderr(`[kiro-learn] ${message}\n`);
   if (captureDisabled(options.env)) return;
-  const entry = HOOK_ENTRIES[options.surface];
-  let hook: HookEvent | undefined;
-  let context: string | undefined;
-  try {
-    const mapped = mapInput(options, warn);
-    if ('skip' in mapped) {
-      if (mapped.warn) warn(`${mapped.skip}; nothing recorded`);
-    } else {
-      hook = mapped.hook;
-      context = await record(options, hook, warn);
-    }
-  } catch (error) {
-    warn(`hook failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  // Some agents parse what a hook prints: their module says what that is, on every path.
-  const out = entry.answer ? entry.answer(hook, context) : context;
+  const out = await handleHook(options, (prepared) => record(options, prepared));
   if (out) options.stdout(out);
 }
 
 /** Posts the event (or spools it), replays the spool; returns the context for the agent. */
-async function record(
-  options: RunOptions,
-  hook: HookEvent,
-  warn: (message: string) => void,
-): Promise<string | undefined> {
-  let cwd = hook.cwd;
-  if (!cwd) {
-    cwd = options.cwd;
-    if (HOOK_ENTRIES[options.surface].stdin)
-      warn(`the ${hook.hook} payload has no cwd; using ${cwd}`);
-  }
+async function record(options: RunOptions, prepared: PreparedHook): Promise<string | undefined> {
+  const warn = (message: string) => options.stderr(`[kiro-learn] ${message}\n`);
+  const { hook, event, retrieval, home } = prepared;
   const address = collectorAddress(options.env);
-  const home = address.home;
-  const identity = projectIdentity(cwd, { env: options.env });
-  const now = Date.now();
-  // Paused, ignored or excluded: record nothing, inject nothing, say nothing.
-  if (captureOff(home, identity, now)) return undefined;
-  const sessionId =
-    hook.sessionId ?? fileSession(home, hook.surface, identity.projectId, hook.startsSession, now);
-  const capped = capBody(hook.body);
-  if (capped.truncated) {
-    warn(`the ${hook.hook} payload was over ${LIMITS.shimBodyBytes} bytes and was truncated`);
-  }
-  const event = buildEvent(
-    { ...hook, body: capped.body },
-    {
-      identity,
-      sessionId,
-      eventId: hookUlid(now),
-      validTime: isoTime(now),
-      version: SHIM_VERSION,
-      clientId: hostname().slice(0, 128) || 'localhost',
-    },
-  );
-
-  const retrieval = hook.retrieve ? 'prompt' : hook.startsSession ? 'session_start' : undefined;
-  const posted = await postEvent(address, event, retrieval);
+  // The spool is a store too: secrets, <private> spans and the user's own patterns
+  // (privacy.extraPatterns) never reach the disk.
+  const spool = () => spoolEvent(home, scrubEvent(event, spoolScrubber(home, options.env, warn)));
+  // A session's last hook may not be waited for (Claude Code gives SessionEnd 1.5 s, and
+  // exits meanwhile): it is on disk before anything else happens. Delivered as well, its
+  // spooled copy replays as a duplicate id, which stores nothing.
+  const spooledFirst = /^session_?end$/i.test(hook.hook);
+  if (spooledFirst) spool();
+  const timeoutMs =
+    options.env['KIRO_LEARN_FAST_PATH'] === '28'
+      ? AFTER_FAST_PATH_TIMEOUT_MS
+      : DEFAULTS.shimTimeoutMs;
+  const posted = await postEvent(address, event, retrieval, timeoutMs);
   if (posted.outcome === 'retry') {
-    // The spool is a store too: secrets, <private> spans and the user's own patterns
-    // (privacy.extraPatterns) never reach the disk.
-    spoolEvent(home, scrubEvent(event, spoolScrubber(home, options.env, warn)));
+    if (!spooledFirst) spool();
     const starting = startCollectorInBackground(home, options.env);
     warn(
       `the collector at ${address.baseUrl} did not take the event (${posted.reason}); ` +
@@ -135,33 +83,6 @@ export function captureDisabled(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && /^(?:off|0|false|no)$/i.test(value.trim());
 }
 
-function mapInput(options: RunOptions, warn: (message: string) => void): MapResult {
-  const entry = HOOK_ENTRIES[options.surface];
-  const args = options.args ?? [];
-  if (!entry.stdin) return entry.map({ payload: {}, args, env: options.env });
-  const bytes = options.stdin;
-  if (!bytes || bytes.length === 0 || bytes.toString('latin1').trim() === '') {
-    return { skip: 'no hook payload on stdin', warn: true };
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    warn('the hook payload is not valid UTF-8; invalid bytes were replaced');
-    text = new TextDecoder('utf-8').decode(bytes);
-  }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch (error) {
-    return { skip: `the hook payload is not JSON (${(error as Error).message})`, warn: true };
-  }
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-    return { skip: 'the hook payload is not a JSON object', warn: true };
-  }
-  return entry.map({ payload: payload as Payload, args, env: options.env });
-}
-
 type Posted =
   | { outcome: 'delivered'; context?: string }
   | { outcome: 'rejected'; reason: string; context?: undefined }
@@ -171,6 +92,7 @@ async function postEvent(
   address: CollectorAddress,
   event: Event,
   retrieve?: 'prompt' | 'session_start',
+  timeoutMs: number = DEFAULTS.shimTimeoutMs,
 ): Promise<Posted> {
   // `hook=1`: the collector stores a hook that fired twice (two configurations) once.
   const path =
@@ -181,7 +103,7 @@ async function postEvent(
         : '/v1/events?hook=1';
   let answer: Awaited<ReturnType<typeof send>>;
   try {
-    answer = await send(address, 'POST', path, JSON.stringify(event), DEFAULTS.shimTimeoutMs);
+    answer = await send(address, 'POST', path, JSON.stringify(event), timeoutMs);
   } catch (error) {
     return {
       outcome: 'retry',

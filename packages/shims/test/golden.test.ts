@@ -6,12 +6,17 @@ import { join } from 'node:path';
 import { EventSchema } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { describe, expect, it } from 'vitest';
+import { mapAugment } from '../src/agents/augment/map.js';
 import { mapClaudeCode } from '../src/agents/claude-code/map.js';
+import { mapCline } from '../src/agents/cline/map.js';
 import { mapCodex } from '../src/agents/codex/map.js';
+import { mapCopilot } from '../src/agents/copilot/map.js';
 import { mapCursor } from '../src/agents/cursor/map.js';
 import { mapGemini } from '../src/agents/gemini-cli/map.js';
 import { mapKiro } from '../src/agents/kiro/map.js';
 import { mapKiroIde } from '../src/agents/kiro-ide-legacy/map.js';
+import { mapOpenCode } from '../src/agents/opencode/map.js';
+import { mapWindsurf } from '../src/agents/windsurf/map.js';
 import { buildEvent } from '../src/event.js';
 import type { MapInput, MapResult, Payload } from '../src/hook.js';
 
@@ -55,9 +60,16 @@ describe.each<[string, (input: MapInput) => MapResult, string[]]>([
   ['codex', mapCodex, []],
   ['gemini-cli', mapGemini, []],
   ['cursor', mapCursor, []],
+  ['copilot-cli', mapCopilot, []],
+  ['vscode', mapCopilot, []],
+  ['cline', mapCline, []],
+  ['opencode', mapOpenCode, []],
+  ['augment', mapAugment, []],
+  ['windsurf', mapWindsurf, []],
 ])('%s fixtures', (dir, map, args) => {
   const files = readdirSync(join(fixtures, dir)).filter(
-    (name) => name.endsWith('.json') && !name.includes('example'),
+    (name) =>
+      name.endsWith('.json') && !name.includes('example') && !name.startsWith('claude-hooks'),
   );
   it.each(files)('%s', async (file) => {
     const payload = JSON.parse(readFileSync(join(fixtures, dir, file), 'utf8')) as Payload;
@@ -240,5 +252,28 @@ describe("kiro-learn's own MCP tools", () => {
       },
     });
     expect(result).toMatchObject({ skip: expect.stringContaining('own memory tool') });
+  });
+});
+
+describe('Claude Code hooks run by another agent', () => {
+  const fixture = (dir: string, name: string) =>
+    JSON.parse(readFileSync(join(fixtures, dir, `${name}.json`), 'utf8')) as Payload;
+
+  it.each([
+    ['Cursor (third-party configs on)', 'cursor', 'claude-hooks-postToolUse', mapCursor],
+    ['VS Code agent mode', 'vscode', 'UserPromptSubmit', mapCopilot],
+    ['Copilot CLI', 'copilot-cli', 'PostToolUseFailure', mapCopilot],
+  ])('records %s as that agent, exactly as its own hooks do', (_agent, dir, name, own) => {
+    const payload = fixture(dir, name);
+    const viaClaude = mapClaudeCode({ payload });
+    expect(viaClaude).toEqual(own({ payload }));
+    expect(viaClaude).toHaveProperty('hook.surface', dir);
+  });
+
+  it("keeps Claude Code's own payloads as Claude Code's", () => {
+    expect(mapClaudeCode({ payload: fixture('claude-code', 'PostToolUse') })).toHaveProperty(
+      'hook.surface',
+      'claude-code',
+    );
   });
 });

@@ -1,5 +1,5 @@
 // `kiro-learn init` / `uninstall` on copies of real-looking project config files.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -19,7 +19,8 @@ import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { ShimsError } from '../src/errors.js';
-import { PORTABLE_DATA_DIR } from '../src/init/launcher.js';
+import { INSTALL_SURFACES } from '../src/init/detect.js';
+import { MCP_MISSING, PORTABLE_DATA_DIR } from '../src/init/launcher.js';
 import {
   applyPlan,
   formatPlan,
@@ -62,7 +63,7 @@ beforeEach(() => {
   options = {
     cwd: join(project),
     env,
-    surfaces: ['kiro-cli', 'kiro-ide', 'claude-code', 'codex', 'gemini-cli', 'cursor'],
+    surfaces: [...INSTALL_SURFACES],
     legacyIde: true,
     kiroCliMajor: 2,
     node: { path: '/opt/node 22/bin/node', version: '22.12.0' },
@@ -73,6 +74,8 @@ beforeEach(() => {
 });
 
 const launcher = () => join(base, 'data', 'bin', 'kiro-learn-hook');
+/** What a committed MCP registration runs: the launcher, or one line saying how to get it. */
+const committedMcpCommand = `m="${PORTABLE_DATA_DIR}/bin/kiro-learn-mcp"; [ -x "$m" ] && exec "$m"; echo '${MCP_MISSING}' >&2; exit 1`;
 /** Runs an installed hook command as the agent does: `sh -c`, the payload on stdin. */
 const runCommand = (command: string, payload: unknown, extra: NodeJS.ProcessEnv = {}) =>
   spawnSync('/bin/sh', ['-c', command], {
@@ -168,6 +171,12 @@ describe('init', () => {
       '.gemini/settings.json',
       '.cursor/hooks.json',
       '.cursor/mcp.json',
+      '.github/hooks/kiro-learn.json',
+      '.vscode/mcp.json',
+      '.clinerules/hooks/TaskStart',
+      '.opencode/plugins/kiro-learn.js',
+      'opencode.json',
+      '.windsurf/hooks.json',
       ...readdirSync(join(project, '.kiro'), { recursive: true, encoding: 'utf8' })
         .map((path) => `.kiro/${path}`)
         .filter((path) => /\.(json|kiro\.hook)$/.test(path)),
@@ -207,7 +216,7 @@ describe('init', () => {
     );
     expect(readFileSync(join(project, '.codex', 'config.toml'), 'utf8')).toBe(
       'model = "gpt-5.1-codex"\n\n[mcp_servers.github]\ncommand = "npx"\n\n[mcp_servers.kiro-learn]\n' +
-        `command = "sh"\nargs = ["-c", "exec \\"${PORTABLE_DATA_DIR}/bin/kiro-learn-mcp\\""]\n`,
+        `command = "sh"\nargs = ["-c", ${JSON.stringify(committedMcpCommand)}]\n`,
     );
     const gemini = json(join(project, '.gemini', 'settings.json'));
     expect(Object.keys(gemini.hooks)).toEqual([
@@ -238,6 +247,147 @@ describe('init', () => {
     );
     for (const gone of ['.codex/hooks.json', '.gemini', '.cursor'])
       expect(existsSync(join(project, gone))).toBe(false);
+  });
+
+  it('installs Copilot CLI, VS Code, Cline, OpenCode, Augment and Windsurf in their own formats', () => {
+    applyPlan(planInit(options));
+    // Copilot CLI and VS Code agent mode share one committed hook file.
+    const github = json(join(project, '.github', 'hooks', 'kiro-learn.json'));
+    expect(github.version).toBe(1);
+    expect(Object.keys(github.hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'ErrorOccurred',
+      'PreCompact',
+      'Stop',
+      'SessionEnd',
+    ]);
+    expect(github.hooks.PostToolUse[0]).toMatchObject({ type: 'command', timeout: 10 });
+    expect(github.hooks.PostToolUse[0].command).toMatch(
+      /set -- copilot && \. "\$kl_bin\/kiro-learn-hook"; exit 0$/,
+    );
+    expect(json(join(project, '.vscode', 'mcp.json')).servers['kiro-learn']).toMatchObject({
+      type: 'stdio',
+      command: 'sh',
+    });
+    // Cline: one executable file per hook.
+    const taskStart = join(project, '.clinerules', 'hooks', 'TaskStart');
+    expect(statSync(taskStart).mode & 0o111).not.toBe(0);
+    expect(readFileSync(taskStart, 'utf8')).toMatch(
+      /set -- cline && \. "\$kl_bin\/kiro-learn-hook"\n/,
+    );
+    // OpenCode: a plugin that runs the hook command, the MCP server in opencode.json.
+    expect(readFileSync(join(project, '.opencode', 'plugins', 'kiro-learn.js'), 'utf8')).toContain(
+      'set -- opencode && . \\"$kl_bin/kiro-learn-hook\\"; exit 0',
+    );
+    expect(json(join(project, 'opencode.json')).mcp['kiro-learn']).toMatchObject({
+      type: 'local',
+      command: ['sh', '-c', committedMcpCommand],
+    });
+    // Augment: personal settings, a .sh hook script, milliseconds.
+    const augment = json(join(project, '.augment', 'settings.local.json'));
+    expect(Object.keys(augment.hooks)).toEqual([
+      'SessionStart',
+      'PostToolUse',
+      'Stop',
+      'SessionEnd',
+    ]);
+    expect(augment.hooks.Stop[0].hooks[0]).toMatchObject({
+      command: join(base, 'data', 'bin', 'kiro-learn-augment.sh'),
+      timeout: 10000,
+      metadata: { includeConversationData: true },
+    });
+    expect(Object.keys(augment.mcpServers)).toEqual(['kiro-learn']);
+    // Windsurf: capture only.
+    const windsurf = json(join(project, '.windsurf', 'hooks.json'));
+    expect(Object.keys(windsurf.hooks)).toContain('post_cascade_response');
+    expect(windsurf.hooks.post_run_command[0]).toMatchObject({ show_output: false });
+  });
+
+  it("declares on every hook a timeout below its agent's limit", () => {
+    applyPlan(planInit(options));
+    const timeouts = (file: string, pick: (hooks: Record<string, unknown[]>) => unknown[]) =>
+      pick(json(join(project, file)).hooks);
+    const groups = (hooks: Record<string, unknown[]>) =>
+      Object.values(hooks).flatMap((list) =>
+        (list as { hooks: { timeout: number }[] }[]).flatMap((group) =>
+          group.hooks.map((hook) => hook.timeout),
+        ),
+      );
+    const flat = (key: string) => (hooks: Record<string, unknown[]>) =>
+      Object.values(hooks).flatMap((list) =>
+        (list as Record<string, number>[]).map((hook) => hook[key]),
+      );
+    // [file, timeouts, the agent's limit in the same unit]
+    const cases: [string, unknown[], number][] = [
+      ['.claude/settings.local.json', timeouts('.claude/settings.local.json', groups), 60], // SessionEnd's cap
+      ['.codex/hooks.json', timeouts('.codex/hooks.json', groups), 600],
+      ['.gemini/settings.json', timeouts('.gemini/settings.json', groups), 60_000],
+      ['.cursor/hooks.json', timeouts('.cursor/hooks.json', flat('timeout')), 60],
+      [
+        '.github/hooks/kiro-learn.json',
+        timeouts('.github/hooks/kiro-learn.json', flat('timeout')),
+        30,
+      ],
+      ['.augment/settings.local.json', timeouts('.augment/settings.local.json', groups), 60_000],
+      [
+        '.kiro/agents/kiro-learn.json',
+        timeouts('.kiro/agents/kiro-learn.json', flat('timeout_ms')),
+        30_000,
+      ],
+    ];
+    for (const [file, values, limit] of cases) {
+      expect(values.length, file).toBeGreaterThan(0);
+      for (const value of values) {
+        expect(typeof value, file).toBe('number');
+        expect(value as number, file).toBeLessThan(limit);
+      }
+    }
+    const workspace = json(join(project, '.kiro', 'hooks', 'kiro-learn.json'));
+    for (const hook of workspace.hooks) expect(hook.timeout).toBe(10);
+  });
+
+  it('adds the personal settings files to .gitignore in a git repository, and uninstall takes them out', () => {
+    execFileSync('git', ['init', '-q', project]);
+    writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+    const before = snapshot(project);
+    const plan = planInit(options);
+    expect(formatPlan(plan, true)).toMatch(
+      /\.gitignore\s+ignores \.claude\/settings\.local\.json, \.augment\/settings\.local\.json/,
+    );
+    applyPlan(plan);
+    expect(readFileSync(join(project, '.gitignore'), 'utf8')).toBe(
+      "node_modules/\n\n# kiro-learn: personal settings with this machine's paths (kiro-learn init)\n.claude/settings.local.json\n.augment/settings.local.json\n",
+    );
+    const ignored = spawnSync('git', ['check-ignore', '-q', '.claude/settings.local.json'], {
+      cwd: project,
+    });
+    expect(ignored.status).toBe(0);
+    expect(planInit(options).changes.filter((c) => c.action !== 'unchanged')).toEqual([]);
+    applyPlan(planUninstall({ cwd: project, env }));
+    expect(snapshot(project)).toEqual(before);
+  });
+
+  it('leaves .gitignore alone when git ignores the personal files already', () => {
+    execFileSync('git', ['init', '-q', project]);
+    writeFileSync(join(project, '.gitignore'), '*.local.json\n');
+    const plan = planInit(options);
+    expect(plan.changes.some((change) => change.shown === '.gitignore')).toBe(false);
+  });
+
+  it('a committed MCP registration says on stderr how to get kiro-learn where it is not installed', () => {
+    applyPlan(planInit(options));
+    const server = json(join(project, '.mcp.json')).mcpServers['kiro-learn'];
+    const teammate = mkdtempSync(join(tmpdir(), 'kl-teammate-'));
+    const ran = spawnSync(server.command, server.args, {
+      cwd: project,
+      env: { PATH: process.env['PATH'], HOME: teammate },
+      encoding: 'utf8',
+    });
+    expect(ran).toMatchObject({ status: 1, stdout: '', stderr: `${MCP_MISSING}\n` });
+    expect(MCP_MISSING).toMatch(/kiro-learn is not installed.*install it.*kiro-learn init/);
   });
 
   it('moves the hooks an earlier init wrote into the committed Claude Code settings', () => {

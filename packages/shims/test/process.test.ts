@@ -99,6 +99,15 @@ describe('a hook process', () => {
     expect(ran.stderr).toMatch(/^\[kiro-learn\] .+; nothing recorded\n$/);
   });
 
+  it('reads a payload that starts with a UTF-8 byte order mark (cursor-agent sends one)', async () => {
+    const ran = await run(
+      'cursor',
+      `\ufeff${JSON.stringify({ hook_event_name: 'beforeSubmitPrompt', prompt: 'hi', workspace_roots: ['/tmp/p'], conversation_id: 'c1' })}`,
+    );
+    expect(ran).toMatchObject({ code: 0, stdout: '{"continue":true}\n' });
+    expect(spooled(ran.home)[0]).toMatchObject({ kind: 'prompt', session_id: 'c1' });
+  });
+
   it('uses the working directory when the payload has no cwd, and says so', async () => {
     const ran = await run('kiro', '{"hook_event_name": "postToolUse", "tool_name": "fs_read"}');
     expect(ran).toMatchObject({ code: 0, stdout: '' });
@@ -237,6 +246,31 @@ describe('a hook process', () => {
       'cursor',
       { hook_event_name: 'beforeSubmitPrompt', prompt: 'hi', workspace_roots: ['/tmp/p'] },
       '{"continue":true}\n',
+    ],
+    [
+      'cline',
+      {
+        hookName: 'PostToolUse',
+        taskId: 't1',
+        workspaceRoots: ['/tmp/p'],
+        postToolUse: { toolName: 'read_file', parameters: {}, result: 'x', success: true },
+      },
+      '{"cancel":false}\n',
+    ],
+    ['cline', 'not json', '{"cancel":false}\n'],
+    [
+      'windsurf',
+      {
+        agent_action_name: 'pre_user_prompt',
+        trajectory_id: 't',
+        tool_info: { user_prompt: 'hi' },
+      },
+      '',
+    ],
+    [
+      'copilot',
+      { hook_event_name: 'UserPromptSubmit', timestamp: '2026-11-20T08:30:00Z', prompt: 'hi' },
+      '',
     ],
     [
       'cursor',

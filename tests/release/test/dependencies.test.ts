@@ -49,6 +49,40 @@ function sources(dir: string): string[] {
     .map((f) => join(root, f));
 }
 
+/** The relative imports of one source file, resolved to files (`./x.js` → `x.ts`). */
+function relativeImports(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+    .map(([, specifier]) => specifier!)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
+}
+
+/** Import cycles among a package's modules, each as `a.ts → b.ts → a.ts`. */
+function cycles(dir: string): string[] {
+  const root = join(repoRoot, dir, 'src');
+  const files = sources(dir);
+  const graph = new Map(files.map((file) => [file, relativeImports(file)]));
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') {
+        found.push(
+          [...path.slice(path.indexOf(next)), next].map((f) => relative(root, f)).join(' → '),
+        );
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  return found;
+}
+
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
 
 describe('dependency direction', () => {
@@ -84,5 +118,9 @@ describe('dependency direction', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it.each(Object.keys(MAY_IMPORT))('%s has no import cycle among its modules', (dir) => {
+    expect(cycles(dir)).toEqual([]);
   });
 });

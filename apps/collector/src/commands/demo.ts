@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { defaultBundleDir } from '@kiro-learn/shims';
-import { FIRST_SESSION, NEXT_PROMPT, NEXT_STOP, type RecordedHook } from '../demo/session.js';
+import {
+  FIRST_SESSION,
+  NEXT_PROMPT,
+  NEXT_SPAWN,
+  NEXT_STOP,
+  type RecordedHook,
+} from '../demo/session.js';
 import { api, cliAddress, probe, sleep } from '../lifecycle/client.js';
 import { line, parseCommandArgs } from './args.js';
 import { start } from './start.js';
@@ -20,7 +26,7 @@ export const demo: Command = {
 Replays a recorded Kiro CLI session (a failing Stripe webhook, found and fixed) through the
 real hook processes into the collector, starting it if needed, in a demo project of its own
 (<data dir>/demo/payments-api; its earlier demo memories are cleared first). Prints what was
-captured, what was extracted, and what the agent's next prompt receives.`,
+captured, what was extracted, and what the agent's next session and prompt receive.`,
   async run(args, io) {
     parseCommandArgs('demo', args, {});
     const address = cliAddress(io.env);
@@ -69,11 +75,18 @@ captured, what was extracted, and what the agent's next prompt receives.`,
       say(`   • [${record.observation_type}] ${record.title}`);
     }
 
-    say(`\n3. Retrieved: ${NEXT_PROMPT.label}`);
-    say(`   "${String(NEXT_PROMPT.payload['prompt'])}"`);
+    say(`\n3. Retrieved: ${NEXT_SPAWN.label}`);
+    const overview = await runHook(NEXT_SPAWN, project, io);
+    if (overview)
+      say(`   The session-start hook gives the agent an overview:\n\n${indent(overview, 4)}`);
+    say(`\n   ${NEXT_PROMPT.label}: "${String(NEXT_PROMPT.payload['prompt'])}"`);
     const context = await runHook(NEXT_PROMPT, project, io);
     if (context)
       say(`   The prompt hook adds this to the agent's context:\n\n${indent(context, 4)}`);
+    else if (overview)
+      say(
+        '   The prompt hook adds nothing more: the overview already holds what memory has on it.',
+      );
     else say('   Nothing was injected (see kiro-learn doctor).');
     // End that turn too, so nothing of the demo is left pending for the next run.
     const lastRun = await lastExtractionId(address, namespace);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
@@ -8,6 +9,8 @@ import {
   chooseNode,
   HOOK_LAUNCHER,
   HOOK_NODE_FLOOR,
+  launcherCurl,
+  nodePathReasons,
   nodeStartMs,
   nodeVersion,
 } from '@kiro-learn/shims';
@@ -120,10 +123,14 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   if (loaded.config) checks.push(...(await teamChecks(loaded.config.team, address, health.ok)));
 
   checks.push(hookCheck(io.cwd));
+  const shared = sharedHooksCheck(io.cwd, io.env['HOME'] ?? '');
+  if (shared) checks.push(shared);
   const plugin = pluginCheck(io.cwd, io.env);
   if (plugin) checks.push(plugin);
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
+  const path = hookPathCheck(dataDir(io.env), io.env);
+  if (path) checks.push(path);
   checks.push(hookScriptsCheck(address.home));
   return checks;
 }
@@ -174,6 +181,61 @@ function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
     }
   }
   return { level: 'ok', what: `hooks run on Node ${version} (${path})` };
+}
+
+/**
+ * Which path hooks take, and why: the fast path (sh + curl to the collector, no Node) or
+ * the Node shim. The launcher's own rules say why not; when they allow it, one test hook
+ * through the installed launcher shows it (the fast path says nothing on stderr, the shim
+ * says why it recorded nothing).
+ */
+function hookPathCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined {
+  const launcherFile = join(data, 'bin', HOOK_LAUNCHER);
+  let launcher: string;
+  try {
+    launcher = readFileSync(launcherFile, 'utf8');
+  } catch {
+    return undefined; // init has not run: the hook check says so
+  }
+  const reasons = nodePathReasons(launcher, env);
+  const curl = launcherCurl(launcher);
+  if (reasons.length > 0) {
+    const fixable = !curl || reasons.some((r) => /is gone|is missing|takes no hooks/.test(r));
+    return {
+      level: fixable ? 'warn' : 'ok',
+      what: `hooks take the Node path: ${reasons.join('; ')}`,
+      ...(fixable
+        ? {
+            fix: !curl
+              ? 'install curl, then run kiro-learn init again: hooks then start no Node while the collector is up'
+              : /takes no hooks/.test(reasons[0]!)
+                ? 'restart the collector on this release (kiro-learn restart); a collector that asks for a token keeps hooks on the Node path'
+                : 'run kiro-learn init again',
+          }
+        : {}),
+    };
+  }
+  const script = readdirSync(join(data, 'bin'))
+    .map((name) => /^kiro-learn-(.+)\.cjs$/.exec(name)?.[1])
+    .find((name) => name && name !== 'kiro-ide' && name !== 'shim');
+  if (!script) return undefined;
+  const probe = spawnSync('/bin/sh', [launcherFile, script], {
+    input: '{}',
+    env: { ...env, KIRO_LEARN_AUTOSTART: '0' },
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  if (probe.status === 0 && probe.stderr === '') {
+    return {
+      level: 'ok',
+      what: `hooks take the fast path: sh + ${curl} to the collector, no Node`,
+    };
+  }
+  return {
+    level: 'warn',
+    what: 'hooks take the Node path: the collector did not take a test hook on the fast path',
+    fix: 'see kiro-learn logs; a hook still records through the Node shim meanwhile',
+  };
 }
 
 /**
@@ -256,10 +318,24 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
   }
   if (!semantic) return [];
   const what = semanticLine(semantic);
+  const checks: Check[] = [];
   if (semantic.state === 'on' && semantic.slow) {
-    return [{ level: 'warn', what: semantic.slow.what, fix: semantic.slow.fix }];
+    checks.push({ level: 'warn', what: semantic.slow.what, fix: semantic.slow.fix });
   }
-  if (semantic.state === 'on') return [{ level: 'ok', what }];
+  if (semantic.state === 'on') {
+    const p = semantic.prompts;
+    if (p && p.timedOut + p.failed > 0) {
+      return [
+        {
+          level: 'warn',
+          what,
+          fix: 'prompts were answered without semantic search: give the machine more CPU, or raise retrieval.budgetMs in settings.json',
+        },
+        ...checks,
+      ];
+    }
+    return checks.length > 0 ? checks : [{ level: 'ok', what }];
+  }
   if (semantic.state === 'loading')
     return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
   if (semantic.state === 'off') {
@@ -372,7 +448,7 @@ function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
   return (env['PATH'] ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 }
 
-/** Any hook or MCP file of this project that mentions kiro-learn. */
+/** Any hook or MCP file of this project that mentions kiro-learn, one list per agent. */
 function hookCheck(cwd: string): Check {
   const candidates = [
     join(cwd, '.claude', 'settings.json'),
@@ -381,14 +457,16 @@ function hookCheck(cwd: string): Check {
     ...listJson(join(cwd, '.kiro', 'agents')),
     ...listJson(join(cwd, '.kiro', 'hooks')),
     ...listJson(join(cwd, '.kiro', 'settings')),
+    join(cwd, '.codex', 'hooks.json'),
+    join(cwd, '.gemini', 'settings.json'),
+    join(cwd, '.cursor', 'hooks.json'),
+    join(cwd, '.github', 'hooks', 'kiro-learn.json'),
+    join(cwd, '.clinerules', 'hooks', 'TaskStart'),
+    join(cwd, '.opencode', 'plugins', 'kiro-learn.js'),
+    join(cwd, '.augment', 'settings.local.json'),
+    join(cwd, '.windsurf', 'hooks.json'),
   ];
-  const found = candidates.filter((file) => {
-    try {
-      return readFileSync(file, 'utf8').includes('kiro-learn');
-    } catch {
-      return false;
-    }
-  });
+  const found = candidates.filter((file) => mentionsKiroLearn(file));
   return found.length > 0
     ? {
         level: 'ok',
@@ -454,6 +532,43 @@ function whichOnPath(program: string, env: NodeJS.ProcessEnv): string | undefine
     }
   }
   return undefined;
+}
+
+function mentionsKiroLearn(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').includes('kiro-learn');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Claude Code's hook files are also run by Cursor (with its third-party configs option
+ * on), VS Code agent mode and Copilot CLI: said plainly, with why no turn is stored twice.
+ */
+function sharedHooksCheck(cwd: string, home: string): Check | undefined {
+  const claude = [
+    join(cwd, '.claude', 'settings.local.json'),
+    join(cwd, '.claude', 'settings.json'),
+    join(home, '.claude', 'settings.json'),
+  ].some(mentionsKiroLearn);
+  if (!claude) return undefined;
+  const others = [
+    ...(mentionsKiroLearn(join(cwd, '.cursor', 'hooks.json')) ||
+    mentionsKiroLearn(join(home, '.cursor', 'hooks.json'))
+      ? [
+          'Cursor runs them when "Include third-party Plugins, Skills, and other configs" is on (Settings → Rules, Skills, Subagents)',
+        ]
+      : []),
+    ...(mentionsKiroLearn(join(cwd, '.github', 'hooks', 'kiro-learn.json'))
+      ? ['VS Code agent mode and Copilot CLI run them beside .github/hooks/']
+      : []),
+  ];
+  if (others.length === 0) return undefined;
+  return {
+    level: 'ok',
+    what: `Claude Code's hooks also run in other agents: ${others.join('; ')}. Each turn is recorded once, as the agent's that ran it (its payload says which); turn the option off to run only the agent's own hooks`,
+  };
 }
 
 function listJson(dir: string): string[] {

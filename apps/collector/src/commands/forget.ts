@@ -12,24 +12,40 @@ interface Counts {
   spool?: number;
 }
 
+/** The collector's answer to POST /v1/forget. */
+interface Answer {
+  counts: Counts;
+  /** Every namespace the forget covers (a project's earlier ids included). */
+  namespaces?: string[];
+  /** Copies of the database in the data dir that hold (or held) some of it. */
+  backups: Array<{ file: string; action: 'rewritten' | 'deleted' | 'holds'; reason?: string }>;
+  /** PostgreSQL only: whether the touched tables were rewritten (--compact). */
+  compacted?: boolean;
+}
+
 export const forget: Command = {
   name: 'forget',
   summary: 'delete events and memories for good (no trace left in the database files)',
-  usage: `kiro-learn forget --record ID | --event ID | --session ID | --project DIR | --before DATE | --all [--yes] [--dry-run]
+  usage: `kiro-learn forget --record ID | --event ID | --session ID | --project DIR | --before DATE | --all [--yes] [--dry-run] [--compact]
 
 Deletes, shows what it will delete and asks first:
   --record ID     one memory record
   --event ID      one event, and the records made from it
   --session ID    a session's events and the records made from them (--project narrows)
   --project DIR   everything of the project at DIR: events, records, pending buffer, logs,
-                  spooled events
+                  spooled events; also under the project's earlier ids (a repository
+                  that gained a remote), found by the directory its events name
   --before DATE   everything that arrived before DATE (2026-01-31 or an ISO time;
                   --project narrows)
   --all           everything
   --yes           do not ask (scripts)
   --dry-run       only show what would go
-The text is gone from the database file and its WAL afterwards, not only from queries.
-Works with the collector running or stopped.`,
+  --compact       PostgreSQL: rewrite the touched tables afterwards (VACUUM FULL) so the
+                  text leaves the table files now (each table is locked while it runs)
+The text is gone from the database file and its WAL afterwards, not only from queries,
+and from the copies kiro-learn made in the data dir (daily backups, backups/, databases
+set aside by restore): each copy that holds some of it is rewritten without it, or
+deleted when it cannot be. Works with the collector running or stopped.`,
   async run(args, io) {
     const { values } = parseCommandArgs('forget', args, {
       record: { type: 'string' },
@@ -40,6 +56,7 @@ Works with the collector running or stopped.`,
       all: { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
       'dry-run': { type: 'boolean' },
+      compact: { type: 'boolean' },
     });
     const chosen = (['record', 'event', 'session', 'before', 'all'] as const).filter(
       (key) => values[key] !== undefined,
@@ -64,17 +81,28 @@ Works with the collector running or stopped.`,
       ...(values.session ? { session: values.session } : {}),
       ...(values.before ? { before: values.before } : {}),
       ...(values.all ? { all: true as const } : {}),
-      ...(project ? { namespace: project.namespace } : {}),
+      ...(project ? { namespace: project.namespace, directory: project.root } : {}),
+      ...(values.compact ? { compact: true } : {}),
     };
     const what = describe(values, project?.namespace);
     const link = await linkCollector(io);
     try {
-      const preview = await link.json<{ counts: Counts }>('POST', '/v1/forget', {
+      const preview = await link.json<Answer>('POST', '/v1/forget', {
         ...body,
         dry_run: true,
       });
       const total = preview.counts.events + preview.counts.records + preview.counts.logs;
       line(io.stdout, `${what}: ${summary(preview.counts)}`);
+      const earlier = (preview.namespaces ?? []).filter((ns) => ns !== project?.namespace);
+      if (earlier.length > 0) {
+        line(io.stdout, `  with the project's earlier ids: ${earlier.join(', ')}`);
+      }
+      for (const copy of preview.backups) {
+        line(
+          io.stdout,
+          `  ${copy.file} holds some of it: ${copy.reason ?? 'it will be rewritten without it'}`,
+        );
+      }
       if (values['dry-run']) return 0;
       if (total === 0 && !values.all && !project) {
         line(io.stdout, 'nothing to forget');
@@ -84,8 +112,22 @@ Works with the collector running or stopped.`,
         line(io.stderr, 'kiro-learn forget: nothing deleted');
         return 1;
       }
-      const done = await link.json<{ counts: Counts }>('POST', '/v1/forget', body);
+      const done = await link.json<Answer>('POST', '/v1/forget', body);
       line(io.stdout, `forgot ${summary(done.counts)}`);
+      for (const copy of done.backups) {
+        line(
+          io.stdout,
+          copy.action === 'rewritten'
+            ? `rewrote ${copy.file} without it`
+            : `deleted ${copy.file} (it could not be rewritten: ${copy.reason})`,
+        );
+      }
+      if (done.compacted === false) {
+        line(
+          io.stdout,
+          'PostgreSQL: the rows are deleted for every query; their bytes stay in the table files until PostgreSQL reuses the space. Run again with --compact to rewrite the tables now.',
+        );
+      }
       return 0;
     } finally {
       await link.close();

@@ -21,13 +21,14 @@ import type { Command } from './types.js';
 export const init: Command = {
   name: 'init',
   summary: 'install kiro-learn hooks and MCP server into this project',
-  usage: `kiro-learn init [--surface kiro-cli|kiro-ide|claude-code|codex|gemini-cli|cursor|all] [--global] [--kiro-agent NAME] [--legacy-ide] [--dry-run] [--yes]
+  usage: `kiro-learn init [--surface ${INSTALL_SURFACES.join('|')}|all] [--global] [--kiro-agent NAME] [--legacy-ide] [--dry-run] [--yes]
 
 Installs hooks and the MCP server for the agents found on this machine (or --surface,
 repeatable or comma-separated) into the project around the current directory, merging
 into existing files without touching anything else; running it again changes nothing.
 Hooks go where each agent keeps personal settings; files teams commit get no path of
-this machine.
+this machine. In a git repository, the personal files init writes (they hold this
+machine's paths) are added to .gitignore.
   --global          install for every project (user-level settings) instead
   --kiro-agent NAME also add the hooks to your own Kiro CLI agent NAME (repeatable)
   --legacy-ide      also write Kiro IDE 0.x .kiro.hook files

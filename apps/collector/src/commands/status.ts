@@ -18,18 +18,42 @@ interface SemanticView {
   runtime?: string;
   vectors?: { records: number; withVector: number };
   slow?: { what: string; fix: string };
+  precision?: string;
+  prompts?: { used: number; timedOut: number; failed: number };
 }
 
-/** One line on semantic search: on with its model and coverage, or off and why. */
+/**
+ * One line on semantic search: on with its model and coverage, or off and why; then, when
+ * prompts since start were answered lexical only, how many and why.
+ */
 export function semanticLine(s: SemanticView): string {
+  let text: string;
   if (s.state === 'on') {
     const missing = s.vectors ? s.vectors.records - s.vectors.withVector : 0;
     const coverage = s.vectors
       ? `; ${s.vectors.withVector} of ${s.vectors.records} records embedded${missing > 0 ? ' (the rest in the background, or: kiro-learn reindex)' : ''}`
       : '';
-    return `semantic search: on (${s.model}, ${s.runtime})${coverage}`;
+    const engine = [s.runtime, s.precision].filter(Boolean).join(' ');
+    text = `semantic search: on (${s.model}, ${engine})${coverage}`;
+  } else {
+    text = `semantic search: ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
   }
-  return `semantic search: ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
+  const p = s.prompts;
+  const fellBack = p ? p.timedOut + p.failed : 0;
+  if (p && fellBack > 0) {
+    const why = [
+      p.timedOut > 0 ? `${p.timedOut} timed out` : '',
+      p.failed > 0 ? `${p.failed} failed` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const hint =
+      p.timedOut > 0
+        ? '; the model did not answer within its share of retrieval.budgetMs: the machine is busy'
+        : '';
+    text += `\n    ${fellBack} of ${p.used + fellBack} prompts since start answered lexical only (semantic share ${why}${hint})`;
+  }
+  return text;
 }
 
 interface PipelineView {

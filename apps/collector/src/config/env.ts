@@ -41,6 +41,11 @@ export const OTHER_ENV_VARIABLES: ReadonlyArray<
     'hooks',
     '`off`: the hook exits at once and records nothing (the collector sets it for the extraction agent it starts)',
   ],
+  [
+    'KIRO_LEARN_FAST_PATH',
+    'hooks',
+    "set by the hook launcher for the Node shim when its curl fast path failed: curl's exit code (`28`, no answer in time: the shim then waits 0.5 s for the collector instead of 2 s before spooling)",
+  ],
 ];
 
 /** `budgetMs` → `BUDGET_MS`. */

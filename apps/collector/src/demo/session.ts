@@ -101,9 +101,15 @@ export const NEXT_STOP: RecordedHook = {
   payload: { hook_event_name: 'stop' },
 };
 
-/** The next day, a new session asks about the same problem. */
+/** The next day, a new session starts (Kiro CLI's agentSpawn: a fresh session id). */
+export const NEXT_SPAWN: RecordedHook = {
+  label: 'a new session starts, the next day',
+  payload: { hook_event_name: 'agentSpawn' },
+};
+
+/** In it, you ask about the same problem. */
 export const NEXT_PROMPT: RecordedHook = {
-  label: 'a new session, the next day: you ask',
+  label: 'you ask',
   payload: {
     hook_event_name: 'userPromptSubmit',
     prompt:

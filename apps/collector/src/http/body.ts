@@ -78,10 +78,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * not UTF-8, and documents nested deeper than `LIMITS.jsonDepth` (400, before parsing).
  */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
-  const incoming = incomingOf(c);
-  const declared = Number(requestHeader(c, 'content-length') ?? 0);
-  if (declared > maxBytes) await refuseOversized(incoming, maxBytes, 0, declared);
-  const bytes = incoming ? await readIncoming(incoming, maxBytes) : await readWeb(c, maxBytes);
+  const bytes = await readBytes(c, maxBytes);
   if (bytes.length === 0) throw httpError(400, 'request body is empty; send a JSON document');
   if (nestsDeeperThan(bytes, LIMITS.jsonDepth)) {
     throw httpError(
@@ -101,6 +98,17 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
   } catch (error) {
     throw httpError(400, 'request body is not valid JSON', (error as Error).message);
   }
+}
+
+/**
+ * Reads a request body as bytes, whatever they are (`POST /v1/hooks` takes an agent's
+ * payload as the agent sent it). Refuses more than `maxBytes` like readJson.
+ */
+export async function readBytes(c: Context, maxBytes: number): Promise<Buffer> {
+  const incoming = incomingOf(c);
+  const declared = Number(requestHeader(c, 'content-length') ?? 0);
+  if (declared > maxBytes) await refuseOversized(incoming, maxBytes, 0, declared);
+  return incoming ? readIncoming(incoming, maxBytes) : readWeb(c, maxBytes);
 }
 
 /**

@@ -23,6 +23,12 @@ export interface PidInfo {
   port: number;
   version: string;
   startedAt: string;
+  /**
+   * True once it listens, when hooks may post to its `POST /v1/hooks` (loopback, no
+   * token): the hook launcher reads this file with shell builtins and takes the fast path
+   * only then.
+   */
+  hooks?: boolean;
 }
 
 export function writePidFile(path: string, info: PidInfo): void {

@@ -1,10 +1,11 @@
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { NamespaceSchema, RecordIdSchema, UlidSchema } from '@kiro-learn/schema';
-import type { ForgetScope } from '@kiro-learn/storage';
+import type { ForgetCounts, ForgetScope } from '@kiro-learn/storage';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { manualBackupPath } from '../data/backups.js';
+import { forgetInCopies, manualBackupPath } from '../data/backups.js';
 import { exportLines } from '../data/export.js';
 import { importLines, splitLines } from '../data/import.js';
 import { parseDuration, pause, pauses, resume } from '../data/pause.js';
@@ -23,6 +24,13 @@ const ForgetBody = z
     namespace: NamespaceSchema.optional(),
     before: day.optional(),
     all: z.literal(true).optional(),
+    /**
+     * The project's directory: the forget then covers, beside `namespace`, every namespace
+     * whose events name this directory (its earlier project ids).
+     */
+    directory: z.string().min(1).max(4096).optional(),
+    /** PostgreSQL: rewrite the touched tables afterwards (VACUUM FULL). */
+    compact: z.boolean().optional(),
     dry_run: z.boolean().optional(),
   })
   .strict()
@@ -32,6 +40,10 @@ const ForgetBody = z
         (b.namespace !== undefined && b.session === undefined && b.before === undefined ? 1 : 0) ===
       1,
     'say exactly one of record, event, session, namespace, before, all (namespace may narrow session or before)',
+  )
+  .refine(
+    (b) => b.directory === undefined || b.namespace !== undefined,
+    'directory goes with namespace (the project at that directory)',
   );
 const ExportQuery = z.object({ namespace: NamespaceSchema.optional() });
 const BackupBody = z.object({ path: z.string().min(1).max(4096).optional() }).strict();
@@ -55,6 +67,14 @@ async function optionalJson(c: Context): Promise<unknown> {
   }
 }
 
+const zeroCounts = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
+function addCounts(into: ForgetCounts, counts: ForgetCounts): void {
+  into.events += counts.events;
+  into.records += counts.records;
+  into.pending += counts.pending;
+  into.logs += counts.logs;
+}
+
 /** Which scope a forget body names. */
 function scopeOf(body: z.infer<typeof ForgetBody>): ForgetScope {
   if (body.record) return { record: body.record };
@@ -68,6 +88,18 @@ function scopeOf(body: z.infer<typeof ForgetBody>): ForgetScope {
   }
   if (body.all) return { all: true };
   return { namespace: body.namespace! };
+}
+
+/** The directory as given and as the file system resolves it (symbolic links followed). */
+function directoryNames(directory: string): string[] {
+  const given = resolve(directory);
+  let real = given;
+  try {
+    real = realpathSync(given);
+  } catch {
+    // A project directory that is gone: its events still name it.
+  }
+  return [...new Set([given, real])];
 }
 
 /** Spooled events a scope covers (the spool holds events the collector has not seen yet). */
@@ -103,20 +135,54 @@ export function dataRoutes(ctx: AppContext): Hono {
   app.post('/forget', async (c) => {
     const body = parseWith(ForgetBody, await readJson(c, 64 * 1024), 'forget request');
     const scope = scopeOf(body);
+    // A project forget covers its earlier ids too: every namespace whose events name its
+    // directory (a repository that gained a remote changed its project id).
+    const directories = body.directory === undefined ? [] : directoryNames(body.directory);
+    const namespaces =
+      body.namespace === undefined
+        ? undefined
+        : [...new Set([body.namespace, ...(await ctx.storage.projectNamespaces(directories))])];
+    const scopes: ForgetScope[] = namespaces
+      ? namespaces.map((namespace) => ({ ...scope, namespace }) as ForgetScope)
+      : [scope];
+    const copies = { scopes, ...(directories.length > 0 ? { directories } : {}) };
+    const listed = namespaces ? { namespaces } : {};
     if (body.dry_run) {
-      return c.json({ dry_run: true, counts: await ctx.storage.countForget(scope) });
+      const counts = zeroCounts();
+      for (const one of scopes) addCounts(counts, await ctx.storage.countForget(one));
+      const backups = await forgetInCopies(ctx.settings.home, { ...copies, dryRun: true });
+      return c.json({ dry_run: true, counts, ...listed, backups });
     }
-    const counts = await ctx.storage.forget(scope);
-    const spool = forgetSpoolLines(ctx.settings.home, spoolMatch(scope));
+    const counts = zeroCounts();
+    for (const [i, one] of scopes.entries()) {
+      // Compacting once, after the last scope, rewrites every table they touched.
+      const compact = body.compact === true && i === scopes.length - 1;
+      addCounts(counts, await ctx.storage.forget(one, compact ? { compact } : {}));
+    }
+    const matches = scopes.map(spoolMatch);
+    const spool = forgetSpoolLines(ctx.settings.home, (event) => matches.some((m) => m(event)));
     // Log lines name projects, not what was said: they go with a whole project or everything.
-    const logs =
-      'all' in scope
-        ? forgetLogLines(ctx.settings.home)
-        : 'namespace' in scope && !('session' in scope) && !('before' in scope)
-          ? forgetLogLines(ctx.settings.home, scope.namespace)
-          : 0;
-    ctx.logger.info('forgot', { ...counts, spool });
-    return c.json({ dry_run: false, counts: { ...counts, spool, log_lines: logs } });
+    let logs = 0;
+    for (const one of scopes) {
+      if ('all' in one) logs += forgetLogLines(ctx.settings.home);
+      else if ('namespace' in one && !('session' in one) && !('before' in one))
+        logs += forgetLogLines(ctx.settings.home, one.namespace);
+    }
+    // The copies of the database kiro-learn made (daily backups and the like) too.
+    const backups = await forgetInCopies(ctx.settings.home, copies);
+    ctx.logger.info('forgot', {
+      ...counts,
+      spool,
+      backups_rewritten: backups.filter((b) => b.action === 'rewritten').length,
+      backups_deleted: backups.filter((b) => b.action === 'deleted').length,
+    });
+    return c.json({
+      dry_run: false,
+      counts: { ...counts, spool, log_lines: logs },
+      ...listed,
+      backups,
+      ...(ctx.settings.storage.url === undefined ? {} : { compacted: body.compact === true }),
+    });
   });
 
   app.get('/export', (c) => {

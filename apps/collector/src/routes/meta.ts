@@ -5,7 +5,7 @@ import { isLoopbackHost } from '../config/settings.js';
 import type { AppContext } from '../context.js';
 import { pauses } from '../data/pause.js';
 import { parseWith } from '../http/respond.js';
-import { renderGauge } from '../metrics.js';
+import { renderCounter, renderGauge } from '../metrics.js';
 
 const LogQuery = z.object({
   namespace: NamespaceSchema.optional(),
@@ -80,6 +80,7 @@ export function metaRoutes(ctx: AppContext): Hono {
 
   app.get('/metrics', async (c) => {
     const pending = await ctx.reads.pendingSummary();
+    const { prompts } = await ctx.semanticStatus();
     const { projects } = ctx.status();
     const m = ctx.metrics;
     const text = [
@@ -87,6 +88,15 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.ingested.render(),
       m.ingestSeconds.render(),
       m.retrievalSeconds.render(),
+      renderCounter(
+        'kiro_learn_retrieval_semantic_total',
+        'Prompt retrievals with the embedding model loaded, by how the semantic share went: used, or timed_out / failed (answered lexical only).',
+        [
+          [{ outcome: 'used' }, prompts.used],
+          [{ outcome: 'timed_out' }, prompts.timedOut],
+          [{ outcome: 'failed' }, prompts.failed],
+        ],
+      ),
       m.extractions.render(),
       m.extractedRecords.render(),
       m.streamsDropped.render(),

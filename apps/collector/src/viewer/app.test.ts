@@ -165,5 +165,27 @@ describe('viewerApp', () => {
       memories: 3,
     });
     expect(body['latency']).toHaveLength(12);
+    expect(body['semantic']).toBeUndefined();
+  });
+
+  it('reports semantic search with the prompts answered lexical only since start', async () => {
+    const semantic = async () => ({
+      state: 'on',
+      model: 'sentence-transformers/all-MiniLM-L6-v2',
+      runtime: 'onnxruntime-node',
+      precision: 'int8',
+      prompts: { used: 40, timedOut: 2, failed: 1 },
+    });
+    const body = (await json(await app({ semantic }).request('/api/health'))) as Record<
+      string,
+      unknown
+    >;
+    expect(body['semantic']).toEqual({
+      state: 'on',
+      model: 'sentence-transformers/all-MiniLM-L6-v2',
+      runtime: 'onnxruntime-node',
+      precision: 'int8',
+      prompts: { used: 40, timed_out: 2, failed: 1 },
+    });
   });
 });

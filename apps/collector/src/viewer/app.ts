@@ -239,6 +239,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
   app.get('/api/health', async (c) => {
     const at = now();
     const { db_bytes, events, memories, projects, latency } = await models.health(at);
+    const semantic = await deps.semantic?.();
     return c.json({
       version: deps.version,
       uptime_s: Math.max(0, Math.round((at - deps.startedAt) / 1000)),
@@ -249,6 +250,22 @@ export function viewerApp(deps: ViewerDeps): Hono {
       memories,
       projects,
       latency,
+      ...(semantic
+        ? {
+            semantic: {
+              state: semantic.state,
+              ...(semantic.reason ? { reason: semantic.reason } : {}),
+              ...(semantic.model ? { model: semantic.model } : {}),
+              ...(semantic.runtime ? { runtime: semantic.runtime } : {}),
+              ...(semantic.precision ? { precision: semantic.precision } : {}),
+              prompts: {
+                used: semantic.prompts.used,
+                timed_out: semantic.prompts.timedOut,
+                failed: semantic.prompts.failed,
+              },
+            },
+          }
+        : {}),
     });
   });
 

@@ -2,6 +2,16 @@ import type { CompactionStatus } from '@kiro-learn/buffer';
 import type { StorageReads, TeamRecordCopy } from '@kiro-learn/storage';
 import type { ViewerModels } from './models.js';
 
+/** Semantic search on the health screen (the collector's SemanticStatus fits). */
+export interface SemanticView {
+  state: string;
+  reason?: string;
+  model?: string;
+  runtime?: string;
+  precision?: string;
+  prompts: { used: number; timedOut: number; failed: number };
+}
+
 /** What the viewer needs from the collector that mounts it. */
 export interface ViewerDeps {
   /**
@@ -20,6 +30,11 @@ export interface ViewerDeps {
    * storage reader's thread (readerModels); in-process over `storage` when omitted.
    */
   models?: ViewerModels;
+  /**
+   * Semantic search as `GET /v1/status` reports it (state, model, runtime, precision, and
+   * prompts answered lexical only since start); the health screen shows it.
+   */
+  semantic?: () => Promise<SemanticView>;
   /** A project's circuit-breaker state (`closed`, `open`, `half-open`; PendingBuffer.breakerState). */
   breakerState?: (namespace: string) => string | undefined;
   /** A project's compaction state: summary chain head, exhaustion, last error (PendingBuffer.compactionStatus). */

@@ -60,6 +60,26 @@ function card(label: string, value: string | Node, hint?: string): HTMLElement {
   );
 }
 
+/**
+ * Semantic search: on (runtime, precision) or why not; prompts answered lexical only since
+ * start, because the model ran out of its share of the budget, stand out as a warning.
+ */
+function semanticCard(semantic: NonNullable<Health['semantic']>): HTMLElement {
+  const { used, timed_out, failed } = semantic.prompts;
+  const fellBack = timed_out + failed;
+  const engine = [semantic.runtime, semantic.precision].filter(Boolean).join(' ');
+  const hint =
+    fellBack > 0
+      ? `${count(fellBack)} of ${count(used + fellBack)} prompts answered lexical only since start (${count(timed_out)} timed out, ${count(failed)} failed)`
+      : semantic.state === 'on'
+        ? `${engine}; every prompt since start searched by meaning`
+        : (semantic.reason ?? '');
+  const element = card('Semantic search', semantic.state, hint);
+  element.classList.add('semantic');
+  if (fellBack > 0) element.classList.add('warn');
+  return element;
+}
+
 export function renderHealth(view: HTMLElement): void {
   const status = h('p', { class: 'status', role: 'status' }, 'Loading…');
   fill(view, h('div', { class: 'toolbar' }, h('h1', {}, 'Health')), status);
@@ -77,6 +97,7 @@ export function renderHealth(view: HTMLElement): void {
           card('Extractor', h('code', {}, health.extractor)),
           card('Events', count(health.events)),
           card('Memories', count(health.memories), `${count(health.projects)} projects`),
+          health.semantic ? semanticCard(health.semantic) : null,
         ),
         h(
           'section',

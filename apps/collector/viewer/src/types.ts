@@ -42,6 +42,16 @@ export interface Health {
   memories: number;
   projects: number;
   latency: LatencyBucket[];
+  /** Semantic search; absent when the collector has no embedding model at all. */
+  semantic?: {
+    state: string;
+    reason?: string;
+    model?: string;
+    runtime?: string;
+    precision?: string;
+    /** Prompt retrievals since start by how the semantic share went. */
+    prompts: { used: number; timed_out: number; failed: number };
+  };
 }
 
 /** Who shared a team server's record (GET /ui/api/team). */

@@ -10,7 +10,7 @@
  */
 import type { Surface } from '@kiro-learn/schema';
 import { type HookEvent, type MapInput, type MapResult, type Payload, skip, str } from '../hook.js';
-import { exitCodeIn, hooksOf, namedFrame, noHookName } from './shared.js';
+import { exitCodeIn, type HookFrame, hooksOf, namedFrame, noHookName } from './shared.js';
 
 /** The mapped hooks of one frame (`hooksOf`). */
 export type FrameHooks = ReturnType<typeof hooksOf>;
@@ -97,8 +97,21 @@ export function mapNamed(
   key: (name: string) => string = (name) => name,
 ): MapResult {
   const frame = namedFrame(surface, payload);
-  if (!frame) return noHookName();
-  const handle = Object.hasOwn(hooks, key(frame.name)) ? hooks[key(frame.name)] : undefined;
+  return frame ? dispatch(frame, hooks, payload, key) : noHookName();
+}
+
+/**
+ * A payload through an agent's table, once the agent's module has said who fired it (its
+ * hook name, session and directory, wherever its payloads keep them).
+ */
+export function dispatch(
+  frame: HookFrame,
+  hooks: ClaudeShapedHooks,
+  payload: Payload,
+  key: (name: string) => string = (name) => name,
+): MapResult {
+  const name = key(frame.name);
+  const handle = Object.hasOwn(hooks, name) ? hooks[name] : undefined;
   return handle ? handle(hooksOf(frame), payload) : skip(`hook ${frame.name} is not recorded`);
 }
 

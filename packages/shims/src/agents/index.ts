@@ -15,6 +15,8 @@ export {
   SHIM_SURFACES,
   type ShimSurface,
 } from '../hook.js';
+export { mapAugment } from './augment/map.js';
+export type * from './augment/payload.js';
 export { mapClaudeCode } from './claude-code/map.js';
 export type * from './claude-code/payload.js';
 export { lastAssistantText } from './claude-code/transcript.js';
@@ -24,19 +26,28 @@ export {
   type ClaudeShapedHook,
   type ClaudeShapedHooks,
   claudeShaped,
+  dispatch,
   type FrameHooks,
   mapNamed,
   on,
 } from './claude-shaped.js';
+export { clineAnswer, mapCline } from './cline/map.js';
+export type * from './cline/payload.js';
 export { mapCodex } from './codex/map.js';
 export type * from './codex/payload.js';
-export { cursorAnswer, mapCursor } from './cursor/map.js';
+export { copilotAnswer, isCopilotPayload, mapCopilot } from './copilot/map.js';
+export type * from './copilot/payload.js';
+export { cursorAnswer, isCursorPayload, mapCursor } from './cursor/map.js';
 export type * from './cursor/payload.js';
-export { HOOK_ENTRIES, type HookEntry } from './entries.js';
+export { HOOK_ENTRIES, type HookAnswer, type HookEntry } from './entries.js';
 export { mapGemini } from './gemini-cli/map.js';
 export type * from './gemini-cli/payload.js';
 export { mapKiro } from './kiro/map.js';
 export type * from './kiro/payload.js';
 export { mapKiroIde } from './kiro-ide-legacy/map.js';
 export type * from './kiro-ide-legacy/payload.js';
+export { mapOpenCode } from './opencode/map.js';
+export type * from './opencode/payload.js';
 export { isOwnMcpTool } from './shared.js';
+export { mapWindsurf } from './windsurf/map.js';
+export type * from './windsurf/payload.js';

@@ -6,5 +6,11 @@ export const INSTALL_SURFACES = [
   'codex',
   'gemini-cli',
   'cursor',
+  'copilot-cli',
+  'vscode',
+  'cline',
+  'opencode',
+  'augment',
+  'windsurf',
 ] as const;
 export type InstallSurface = (typeof INSTALL_SURFACES)[number];

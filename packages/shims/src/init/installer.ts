@@ -54,6 +54,11 @@ export interface AgentInstaller {
   install(ctx: InstallContext): FileChange[];
   /** What uninstall removes: everything of kiro-learn's it may have written in this scope. */
   uninstall(ctx: InstallContext): FileChange[];
+  /**
+   * The files of this project it writes that hold this machine's paths (project scope):
+   * init adds them to `.gitignore`, uninstall takes them out again.
+   */
+  personal?(ctx: InstallContext): string[];
   /** Lines init prints after installing: what the user still has to do. */
   notes?(ctx: InstallContext): string[];
 }

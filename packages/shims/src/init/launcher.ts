@@ -1,4 +1,14 @@
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULTS } from '@kiro-learn/schema';
 import type { ShimSurface } from '../hook.js';
 import type { McpLaunch } from './merge.js';
 import { atLeast, type NodeChoice } from './node.js';
@@ -15,32 +25,257 @@ export const HOOK_LAUNCHER = 'kiro-learn-hook';
 export const MCP_LAUNCHER = 'kiro-learn-mcp';
 
 /**
- * The hook launcher init writes into `<data dir>/bin/`: it runs a hook script with the
- * Node init chose. Hook commands read it into their own shell (`.`), so a hook costs one
- * shell and one Node, no shell more; run as a program it works the same. Every path out
- * of it exits 0 and prints nothing (a hook must never break the agent, even after
- * `uninstall --purge` removed the scripts). On Node < 22, which loads
- * NODE_EXTRA_CA_CERTS eagerly at start-up (hooks never use TLS), the variable is moved
- * aside for the hook and put back for the collector it may start.
+ * The first line of every answer of `POST /v1/hooks/:surface`: the launcher prints what
+ * follows it, and treats an answer without it (another program on the port) as no answer.
  */
-export function hookLauncher(node: NodeChoice): string {
-  const ca = atLeast(node.version, '22.0.0')
-    ? ''
-    : `if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then
+export const FAST_PATH_MARK = 'kiro-learn-hook 1';
+
+/**
+ * The launcher's deadlines, in seconds. Reading stdin ends at EOF or after `stdin` (the
+ * shim's own bound: an agent that never closes stdin costs no more than it did); the
+ * collector then has `answer` to answer (the shim's HTTP timeout). Past either, the Node
+ * shim takes over with the same bytes. Every agent's declared hook timeout is above
+ * their sum plus the fallback's own.
+ */
+export const FAST_PATH_DEADLINES = { stdin: 3, answer: 2 } as const;
+
+/**
+ * The longest one hook can take, in seconds: the fast path's two deadlines, then the Node
+ * shim on the same bytes (a start on a loaded machine, one request with the shim's 2 s
+ * timeout, a spool replay of at most 1 s). Every timeout an installed hook declares is
+ * above it, so no agent cancels a hook that is still keeping its promises.
+ */
+export const HOOK_WORST_CASE_SECONDS =
+  FAST_PATH_DEADLINES.stdin + FAST_PATH_DEADLINES.answer + 1 + DEFAULTS.shimTimeoutMs / 1000 + 1;
+
+/** What the launcher runs a hook with. */
+export interface LauncherOptions {
+  /**
+   * The Node that runs the hook scripts in `<data dir>/bin/` (init's choice); absent for a
+   * launcher that runs `kiro-learn-shim` from the PATH instead (the Claude Code plugin's).
+   */
+  node?: NodeChoice;
+  /**
+   * curl for the fast path: an absolute path (init found it), or a bare name looked up on
+   * the PATH at each run; absent: every hook runs the Node shim, as before the fast path.
+   */
+  curl?: string;
+}
+
+/**
+ * The hook launcher. Hook commands read it into their own shell (`.`), so a hook costs one
+ * shell, no shell more; run as a program it works the same. Every path out of it exits 0
+ * and prints nothing but the agent's context (a hook must never break the agent, even after
+ * `uninstall --purge` removed the scripts).
+ *
+ * Fast path, when the data dir's collector is up (its PID file names a loopback port) and
+ * curl is there: one curl process reads stdin into a private file in `<data dir>/tmp/`
+ * (EOF, or the stdin deadline), posts those bytes to `POST /v1/hooks/<surface>`, where the
+ * collector maps them with the same agent modules as the shim, stores the event and
+ * answers with what the agent reads, which the launcher prints. No Node starts.
+ *
+ * Otherwise, or when curl fails, times out, or gets anything but the collector's marked
+ * 200, the Node shim runs on the same bytes (it spools, starts the collector, never blocks).
+ * Hooks whose environment changes what the shim does (`KIRO_LEARN_CAPTURE`,
+ * `KIRO_LEARN_ACTOR`, `KIRO_LEARN_TOKEN`, another `KIRO_LEARN_HOST`/`PORT`), a terminal on
+ * stdin, legacy Kiro IDE hooks (their payload is in `USER_PROMPT`, their stdin never
+ * closes) and data dirs whose path a `file:` URL cannot carry as it is go to the shim
+ * directly.
+ *
+ * On Node < 22, which loads NODE_EXTRA_CA_CERTS eagerly at start-up (hooks never use TLS),
+ * the variable is moved aside for the shim and put back for the collector it may start.
+ */
+export function hookLauncher(options: LauncherOptions): string {
+  const { node, curl } = options;
+  const runs = node ? `Node ${node.version}` : 'kiro-learn-shim from the PATH';
+  const head = `#!/bin/sh
+# kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
+# Collector up: curl posts the payload to it and prints its answer, no Node starts.
+# Otherwise, or if that fails, the hook script runs on ${runs} with the same bytes.
+# Every path exits 0. Hook commands set kl_bin and read this file with "."; run
+# directly, it finds its own dir.
+`;
+  const script = node
+    ? `s="\${kl_bin:-\${0%/*}}/kiro-learn-$1.cjs"
+[ -f "$s" ] || exit 0
+`
+    : '';
+  const fast = curl ? fastPath(curl) : '';
+  const ca =
+    !node || atLeast(node.version, '22.0.0')
+      ? ''
+      : `if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then
   KIRO_LEARN_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
   export KIRO_LEARN_NODE_EXTRA_CA_CERTS
   unset NODE_EXTRA_CA_CERTS
 fi
 `;
-  return `#!/bin/sh
-# kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
-# Runs one hook script with Node ${node.version}; a missing script or Node exits 0.
-# Hook commands set kl_bin and read this file with "."; run directly, it finds its own dir.
-s="\${kl_bin:-\${0%/*}}/kiro-learn-$1.cjs"
-[ -f "$s" ] && [ -x ${shellQuote(node.path)} ] || exit 0
-shift
-${ca}exec ${shellQuote(node.path)} "$s" "$@"
+  const command = node ? `${shellQuote(node.path)} "$s"` : 'kiro-learn-shim';
+  const found = node
+    ? `[ -x ${shellQuote(node.path)} ]`
+    : 'command -v kiro-learn-shim >/dev/null 2>&1';
+  // After a fast path that failed, the shim reads the bytes curl kept; the shell waits to
+  // delete them (a rare path: one process more is fine there).
+  const after = curl
+    ? `if [ -n "$kl_x" ]; then
+  ${found} && ${command} "$@" <"$kl_t"
+  rm -f "$kl_t"
+  exit 0
+fi
+`
+    : '';
+  const run = `${node ? 'shift\n' : ''}${ca}${after}${found} || exit 0
+exec ${command} "$@"
 `;
+  return head + script + fast + run;
+}
+
+/**
+ * What the collector's PID file says when hooks may post to it (it listens on loopback and
+ * asks no token): the launcher looks for it with a shell pattern.
+ */
+export const PID_FILE_HOOKS = '"hooks":true';
+
+/**
+ * The fast path's shell: builtins only (no process) until the one curl, so a hook that
+ * takes the Node path costs what it did. kl_-prefixed names: the file runs in the hook
+ * command's own shell.
+ */
+function fastPath(curl: string): string {
+  const { stdin, answer } = FAST_PATH_DEADLINES;
+  const bin = curl.includes('/') ? shellQuote(curl) : curl;
+  const found = curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`;
+  return `kl_d=\${KIRO_LEARN_HOME:-$HOME/.kiro-learn}
+kl_t=$kl_d/tmp/hook.$$
+kl_j=
+kl_x=
+if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
+  [ -z "\${KIRO_LEARN_CAPTURE-}\${KIRO_LEARN_ACTOR-}\${KIRO_LEARN_TOKEN-}" ] &&
+  read -r kl_j 2>/dev/null <"$kl_d/collector.pid" && case $kl_j in *'${PID_FILE_HOOKS}'*) ;; *) false ;; esac; then
+  kl_p=\${kl_j#*\\"port\\":}
+  kl_p=\${kl_p%%[!0-9]*}
+  kl_h=\${kl_j#*\\"host\\":\\"}
+  kl_h=\${kl_h%%\\"*}
+  kl_u=/v1/hooks/$1?
+  kl_a=
+  for kl_w; do
+    case $kl_w in '' | *[!a-z0-9-]*) kl_p= ;; esac
+    [ -n "$kl_a" ] && kl_u="\${kl_u}arg=$kl_w&"
+    kl_a=1
+  done
+  case $kl_h in ::1) kl_u="http://[::1]:$kl_p$kl_u" ;; 127.0.0.1 | localhost) kl_u="http://$kl_h:$kl_p$kl_u" ;; *) kl_p= ;; esac
+  case $kl_t$PWD in *"
+"* | *"\r"*) kl_p= ;; esac
+  case $kl_t in *[!A-Za-z0-9/._~+-]*) kl_p= ;; esac
+  if [ -n "$kl_p" ] && [ "\${KIRO_LEARN_PORT:-$kl_p}" = "$kl_p" ] &&
+    [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
+    kl_x=1
+    kl_r=$(${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
+      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" \\
+      -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
+    kl_c=$?
+    case $kl_c$kl_r in
+    "0${FAST_PATH_MARK}
+"*200)
+      kl_r=\${kl_r%200}
+      printf '%s' "\${kl_r#*
+}"
+      rm -f "$kl_t"
+      exit 0
+      ;;
+    esac
+    KIRO_LEARN_FAST_PATH=$kl_c
+    export KIRO_LEARN_FAST_PATH
+  fi
+fi
+`;
+}
+
+/** The curl a launcher's fast path runs, from its text; undefined: it has no fast path. */
+export function launcherCurl(launcher: string): string | undefined {
+  const quoted = /kl_r=\$\(('(?:[^']|'\\'')*'|\S+) -q /.exec(launcher)?.[1];
+  return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
+}
+
+/**
+ * Why a hook run with `env` takes the Node path, by the launcher's own rules (the same
+ * tests in the same order, for \`kiro-learn doctor\`); empty when it tries the fast path.
+ */
+export function nodePathReasons(launcher: string, env: NodeJS.ProcessEnv): string[] {
+  const curl = launcherCurl(launcher);
+  if (!curl) return ['the launcher has no fast path: init found no curl on the PATH'];
+  if (curl.includes('/')) {
+    try {
+      accessSync(curl, constants.X_OK);
+    } catch {
+      return [`${curl}, which init found, is gone`];
+    }
+  }
+  const set = ['KIRO_LEARN_CAPTURE', 'KIRO_LEARN_ACTOR', 'KIRO_LEARN_TOKEN'].filter(
+    (name) => env[name],
+  );
+  if (set.length > 0) return [`${set.join(', ')} set: the shim applies it`];
+  const data = env['KIRO_LEARN_HOME'] || `${env['HOME'] ?? ''}/.kiro-learn`;
+  let pid: { host?: unknown; port?: unknown; hooks?: unknown };
+  try {
+    pid = JSON.parse(readFileSync(join(data, 'collector.pid'), 'utf8'));
+  } catch {
+    return ['the collector is not running (the shim spools and starts it)'];
+  }
+  if (pid.hooks !== true) {
+    return [
+      'the collector takes no hooks (it asks for a token, listens off loopback, or is an older release)',
+    ];
+  }
+  const reasons: string[] = [];
+  if (env['KIRO_LEARN_PORT'] && env['KIRO_LEARN_PORT'] !== String(pid.port)) {
+    reasons.push(
+      `KIRO_LEARN_PORT=${env['KIRO_LEARN_PORT']} is not the collector's port ${String(pid.port)}`,
+    );
+  }
+  if (env['KIRO_LEARN_HOST'] && env['KIRO_LEARN_HOST'] !== pid.host) {
+    reasons.push(`KIRO_LEARN_HOST=${env['KIRO_LEARN_HOST']} is not the collector's host`);
+  }
+  if (/[^A-Za-z0-9/._~+-]/.test(join(data, 'tmp'))) {
+    reasons.push(
+      `the data dir's path (${data}) has characters a file: URL cannot carry as they are`,
+    );
+  }
+  try {
+    if (!statSync(join(data, 'tmp')).isDirectory()) throw new Error('not a directory');
+  } catch {
+    reasons.push(`${join(data, 'tmp')} is missing (kiro-learn restart makes it)`);
+  }
+  return reasons;
+}
+
+/**
+ * Makes the directory the launcher keeps payloads in while it posts them (`<data>/tmp`,
+ * 0700 like the data dir) and deletes payloads older than `maxAgeMs` that a killed hook
+ * left behind (each holds a hook's unscrubbed payload: none may stay). Never throws;
+ * returns how many were deleted.
+ */
+export function prepareHookTmp(home: string, now: number = Date.now(), maxAgeMs = 600_000): number {
+  const dir = join(home, 'tmp');
+  let deleted = 0;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const name of readdirSync(dir)) {
+      if (!/^hook\.\d+$/.test(name)) continue;
+      const file = join(dir, name);
+      try {
+        if (now - statSync(file).mtimeMs > maxAgeMs) {
+          rmSync(file, { force: true });
+          deleted++;
+        }
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // an unwritable data dir: hooks take the Node path, which needs no tmp dir
+  }
+  return deleted;
 }
 
 /**
@@ -87,12 +322,25 @@ export function hookCommand(
   return `kl_bin=${bin}; [ -f "$kl_bin/${HOOK_LAUNCHER}" ] && set -- ${words} && . "$kl_bin/${HOOK_LAUNCHER}"; exit 0`;
 }
 
+/**
+ * The line a committed MCP registration prints where kiro-learn is not installed: what a
+ * teammate's agent shows in its MCP log instead of a bare "exit 127".
+ */
+export const MCP_MISSING =
+  'kiro-learn MCP server: kiro-learn is not installed on this machine; install it (npm install -g kiro-learn) and run kiro-learn init in this project';
+
 /** How agents start the MCP server: through the launcher, found the portable way. */
 export function mcpRegistration(
   data: string,
   portable: boolean,
 ): { command: string; args: string[] } {
   return portable
-    ? { command: 'sh', args: ['-c', `exec "${PORTABLE_DATA_DIR}/bin/${MCP_LAUNCHER}"`] }
+    ? {
+        command: 'sh',
+        args: [
+          '-c',
+          `m="${PORTABLE_DATA_DIR}/bin/${MCP_LAUNCHER}"; [ -x "$m" ] && exec "$m"; echo ${shellQuote(MCP_MISSING)} >&2; exit 1`,
+        ],
+      }
     : { command: join(data, 'bin', MCP_LAUNCHER), args: [] };
 }

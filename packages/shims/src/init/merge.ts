@@ -5,7 +5,7 @@ import { isObject } from './json-file.js';
  * Hook commands kiro-learn writes: they run its hook launcher, or (written by earlier
  * versions) one of its hook scripts directly.
  */
-const OUR_COMMAND = /kiro-learn-hook\b|kiro-learn-[a-z-]+\.[cm]?js|kiro-learn-shim/;
+const OUR_COMMAND = /kiro-learn-hook\b|kiro-learn-[a-z-]+\.(?:[cm]?js|sh)\b|kiro-learn-shim/;
 
 export function isOurCommand(command: unknown): boolean {
   return typeof command === 'string' && OUR_COMMAND.test(command);
@@ -28,7 +28,13 @@ export interface McpLaunch {
 /** A Claude Code matcher group: `{matcher?, hooks: [{type, command}]}`. */
 export type ClaudeGroup = {
   matcher?: string;
-  hooks: { type: 'command'; command: string; name?: string; timeout?: number }[];
+  hooks: {
+    type: 'command';
+    command: string;
+    name?: string;
+    timeout?: number;
+    metadata?: Record<string, unknown>;
+  }[];
 };
 
 /** Claude Code settings with kiro-learn's hook groups appended (after removing old ones). */
@@ -89,34 +95,46 @@ export function withoutClaudeHooks(settings: Record<string, unknown>): Record<st
   return out;
 }
 
-/** An MCP config (`.mcp.json`, `.kiro/settings/mcp.json`) with the kiro-learn server set. */
+/**
+ * An MCP config (`.mcp.json`, `.kiro/settings/mcp.json`) with the kiro-learn server set.
+ * `key` is the map the agent keeps servers in (`mcpServers`; VS Code `servers`, OpenCode
+ * `mcp`), `entry` the agent's form of the server (default: the launch as it is).
+ */
 export function mergeMcp(
   config: Record<string, unknown>,
   launch: McpLaunch,
   shown: string,
+  key = 'mcpServers',
+  entry: Record<string, unknown> = { ...launch },
 ): Record<string, unknown> {
-  const servers = config['mcpServers'] ?? {};
+  const servers = config[key] ?? {};
   if (!isObject(servers)) {
     throw new ShimsError(
       'invalid_json',
-      `${shown}: "mcpServers" is not an object; fix it, then run kiro-learn init again`,
+      `${shown}: "${key}" is not an object; fix it, then run kiro-learn init again`,
     );
   }
-  return { ...config, mcpServers: { ...servers, [MCP_SERVER_NAME]: { ...launch } } };
+  return { ...config, [key]: { ...servers, [MCP_SERVER_NAME]: entry } };
 }
 
-/** An MCP config without the kiro-learn server; an `mcpServers` it emptied goes too. */
-export function withoutMcp(config: Record<string, unknown>): Record<string, unknown> {
-  const servers = config['mcpServers'];
+/** An MCP config without the kiro-learn server; a server map it emptied goes too. */
+export function withoutMcp(
+  config: Record<string, unknown>,
+  key = 'mcpServers',
+): Record<string, unknown> {
+  const servers = config[key];
   if (!isObject(servers) || !(MCP_SERVER_NAME in servers)) return config;
   const { [MCP_SERVER_NAME]: _removed, ...rest } = servers;
-  const out: Record<string, unknown> = { ...config, mcpServers: rest };
-  if (Object.keys(rest).length === 0) delete out['mcpServers'];
+  const out: Record<string, unknown> = { ...config, [key]: rest };
+  if (Object.keys(rest).length === 0) delete out[key];
   return out;
 }
 
 /** Kiro CLI agent-config hooks: `{hooks: {<trigger>: [{matcher?, command}]}}`. */
-export type KiroAgentHooks = Record<string, { matcher?: string; command: string }[]>;
+export type KiroAgentHooks = Record<
+  string,
+  ({ matcher?: string; command: string } & Record<string, unknown>)[]
+>;
 
 /** A Kiro CLI agent config with kiro-learn's hooks added (after removing old ones). */
 export function mergeKiroAgentHooks(

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, sep } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
 import { dataDir, projectIdentity } from '@kiro-learn/schema/node';
 import { INSTALLERS } from '../agents/installers.js';
 import { defaultBundleDir } from '../bundles.js';
@@ -9,6 +9,7 @@ import { ShimsError } from '../errors.js';
 import type { ShimSurface } from '../hook.js';
 import { INSTALL_SURFACES, type InstallSurface } from './detect.js';
 import { type FileChange, owned, removed, shower } from './files.js';
+import { gitignoreAdditions, gitignoreRemovals } from './gitignore.js';
 import type { InstallContext, InstallScope } from './installer.js';
 import { readText, serializeLike, writeAtomic } from './json-file.js';
 import {
@@ -43,6 +44,11 @@ export interface InitOptions {
   env?: NodeJS.ProcessEnv;
   /** Node binary the hooks run; default: the fastest Node ≥ 20.16 (`chooseNode`). */
   node?: string | NodeChoice;
+  /**
+   * curl for the hooks' fast path (no Node while the collector is up); default: the one on
+   * the PATH. `false`: hooks always run the Node shim.
+   */
+  curl?: string | false;
   /** Directory holding the built hook bundles; default: this package's `dist/bin`. */
   bundleDir?: string;
   /** How the kiro-learn MCP server starts on this machine; no MCP registration when absent. */
@@ -93,6 +99,7 @@ export function planInit(options: InitOptions): Plan {
       ? { path: options.node, version: nodeVersion(options.node, env) ?? process.versions.node }
       : (options.node ?? chooseNode(process.execPath, env));
   const bundleDir = options.bundleDir ?? defaultBundleDir();
+  const curl = options.curl === false ? undefined : (options.curl ?? findCurl(env));
   const kiroCliMajor =
     options.kiroCliMajor ?? (surfaces.includes('kiro-cli') ? kiroCliVersion(env) : undefined);
   const ctx: InstallContext = {
@@ -137,8 +144,8 @@ export function planInit(options: InitOptions): Plan {
       owned(
         join(data, 'bin', HOOK_LAUNCHER),
         show,
-        hookLauncher(node),
-        `hook launcher (Node ${node.version})`,
+        hookLauncher({ node, ...(curl ? { curl } : {}) }),
+        `hook launcher (Node ${node.version}${curl ? `; ${curl} while the collector is up` : ''})`,
         0o755,
       ),
     );
@@ -155,6 +162,10 @@ export function planInit(options: InitOptions): Plan {
     );
   }
   for (const installer of installers) changes.push(...installer.install(ctx));
+  if (scope === 'project') {
+    const personal = installers.flatMap((installer) => installer.personal?.(ctx) ?? []);
+    changes.push(...gitignoreAdditions(root, personal, show));
+  }
   // The compressor agent runs on Kiro CLI: written only where Kiro is, so that installing
   // for another agent never creates ~/.kiro (which would look like a Kiro install).
   if (options.compressorAgent && (probe.onPath('kiro-cli') || probe.isDir(join(home, '.kiro')))) {
@@ -190,6 +201,7 @@ export function planUninstall(options: UninstallOptions): Plan {
     mcpServer: (portable) => mcpRegistration(data, portable),
   };
   const changes = INSTALLERS.flatMap((installer) => installer.uninstall(ctx));
+  if (scope === 'project') changes.push(...gitignoreRemovals(root, show));
   if (options.purge) {
     changes.push(
       ...removed(
@@ -221,6 +233,8 @@ export function applyPlan(plan: Plan): void {
     // The data dir holds events and secrets' surroundings: only its owner may read it.
     try {
       mkdirSync(plan.data, { recursive: true, mode: 0o700 });
+      // Where the hook launcher keeps a payload while it posts it (the fast path).
+      mkdirSync(join(plan.data, 'tmp'), { recursive: true, mode: 0o700 });
     } catch (error) {
       throw new ShimsError(
         'write_failed',
@@ -298,6 +312,26 @@ function prober(env: NodeJS.ProcessEnv) {
       }
     },
   };
+}
+
+/**
+ * The curl the hooks' fast path runs: the first on the PATH that answers `--version`, by
+ * absolute path (a hook then looks nothing up). Undefined when there is none: hooks run
+ * the Node shim, as they always could.
+ */
+export function findCurl(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const path = join(dir, 'curl');
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      continue;
+    }
+    const out = spawnSync(path, ['--version'], { encoding: 'utf8', env: {}, timeout: 5000 });
+    if (out.status === 0 && /^curl \d/.test(out.stdout ?? '')) return path;
+  }
+  return undefined;
 }
 
 /** Kiro CLI's major version from `kiro-cli --version`, or undefined when it does not say. */

@@ -1,21 +1,15 @@
 import { sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { BufferStore } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { listPendingEntries, summariseParked, summarisePending } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import { upsertRecord } from './records.js';
 
-export type BufferMethods = Pick<
-  StorageBackend,
-  'listPending' | 'pendingSummary' | 'removePending' | 'commitExtraction'
-> &
-  Required<Pick<StorageBackend, 'parkPending' | 'requeueParked' | 'parkedSummary'>>;
-
 /**
  * The pending buffer: events waiting for extraction, per namespace, oldest first; and the
  * parked entries set aside (in order) when a project's buffer is over its byte limit.
  */
-export function pgBuffer(ctx: PgContext): BufferMethods {
+export function pgBuffer(ctx: PgContext): Required<BufferStore> {
   const { db } = ctx;
   return {
     async listPending(namespace, options = {}) {

@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { ClaimStore } from '../backend.js';
 import { hasNul, type PgContext } from './context.js';
-
-export type ClaimMethods = Pick<StorageBackend, 'claimExtraction' | 'releaseExtraction'>;
 
 /**
  * Extraction claims: one row per namespace naming the collector that extracts it and
  * until when. Taking or extending a claim is one upsert that succeeds only when the row
  * is the caller's own or has run out, so concurrent claimants get exactly one winner.
  */
-export function pgClaims(ctx: PgContext): ClaimMethods {
+export function pgClaims(ctx: PgContext): ClaimStore {
   const { db } = ctx;
   return {
     async claimExtraction(namespace, owner, ttlMs) {

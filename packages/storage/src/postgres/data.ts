@@ -1,15 +1,10 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
-import type { ForgetCounts, ForgetScope, PrunePolicy, StorageBackend } from '../backend.js';
+import type { DataStore, ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
 import { StorageError } from '../errors.js';
 import type { PgContext } from './context.js';
-import { pgRecordFromRow } from './records.js';
+import { pgRecordFromRow } from './rows.js';
 import type { PgRecordRow } from './tables.js';
-
-export type DataMethods = Pick<
-  StorageBackend,
-  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
->;
 
 type Where = RawBuilder<unknown>;
 
@@ -73,13 +68,20 @@ function planScope(scope: ForgetScope): Plan {
 
 const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
 
-/** Tables in the order their rows must go (records and pending before their events). */
+/**
+ * Tables in the order their rows must go: buffer entries first, then records, then events.
+ * Deleting the buffer entries first is what makes a forget atomic with an extraction of
+ * the same events: an extraction's commit deletes its batch's entries and stores its
+ * records in one transaction, so the forget's delete of those entries either waits for
+ * that commit (and the records' delete, a later statement, then sees its records) or goes
+ * first (and the commit then finds its entries gone and stores nothing, `stale_batch`).
+ */
 function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   const out: Array<[keyof ForgetCounts, string, Where]> = [];
-  if (plan.records) out.push(['records', 'memory_records', plan.records]);
   if (plan.pending) out.push(['pending', 'pending', plan.pending]);
   // Entries parked past a project's ceiling are pending too (migration 0004).
   if (plan.pending) out.push(['pending', 'parked', plan.pending]);
+  if (plan.records) out.push(['records', 'memory_records', plan.records]);
   if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
   if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
   if (plan.events) out.push(['events', 'events', plan.events]);
@@ -87,7 +89,7 @@ function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
 }
 
 /** The PostgreSQL side of forget, export scans, retention; no file backup. */
-export function pgData(ctx: PgContext): DataMethods {
+export function pgData(ctx: PgContext): DataStore {
   const { db } = ctx;
 
   async function count(plan: Plan): Promise<ForgetCounts> {
@@ -113,6 +115,26 @@ export function pgData(ctx: PgContext): DataMethods {
         counts[key] += Number(result.numAffectedRows ?? 0);
       }
       return counts;
+    });
+  }
+
+  /**
+   * Rewrites the tables a plan deleted from (`VACUUM FULL`, with their indexes and TOAST
+   * tables), so the deleted rows' bytes leave the files; one table at a time, each locked
+   * while it is rewritten. Without a statement timeout: a large table takes its time.
+   */
+  async function compact(plan: Plan): Promise<void> {
+    const tables = new Set<string>();
+    for (const [, table] of steps(plan)) tables.add(table);
+    // Rows that go with a record (foreign keys ON DELETE CASCADE) hold its text or vector.
+    if (plan.records) for (const table of ['record_vectors', 'team_records']) tables.add(table);
+    await db.connection().execute(async (connection) => {
+      await sql`SET statement_timeout = 0`.execute(connection);
+      try {
+        for (const table of tables) await sql`VACUUM FULL ${sql.table(table)}`.execute(connection);
+      } finally {
+        await sql`RESET statement_timeout`.execute(connection);
+      }
     });
   }
 
@@ -151,9 +173,22 @@ export function pgData(ctx: PgContext): DataMethods {
       ctx.ensureOpen();
       return count(planScope(scope));
     },
-    async forget(scope) {
+    async forget(scope, options = {}) {
       ctx.ensureOpen();
-      return remove(planScope(scope));
+      const plan = planScope(scope);
+      const counts = await remove(plan);
+      if (options.compact) await compact(plan);
+      return counts;
+    },
+    async projectNamespaces(directories) {
+      ctx.ensureOpen();
+      if (directories.length === 0) return [];
+      // A scan of the events (no index on the path): forget is rare.
+      const { rows } = await sql<{ namespace: string }>`
+        SELECT DISTINCT namespace FROM events
+        WHERE (json::json -> 'source' ->> 'project_path') = ANY(${[...directories]}::text[])
+        ORDER BY namespace`.execute(db);
+      return rows.map((row) => row.namespace);
     },
     async pruneEvents(policy) {
       ctx.ensureOpen();

@@ -4,6 +4,7 @@ import type { PutEventOptions, PutEventResult } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { now, translateError, withoutNul } from './context.js';
 import type { PgTables } from './tables.js';
+import { noticePayloads } from './watch.js';
 
 interface Item {
   event: Event;
@@ -22,6 +23,20 @@ export interface EventBatcherOptions {
   maxBatch?: number;
   /** Told how many events each committed statement stored (the counter compactor). */
   onStored?: (events: number) => void;
+  /**
+   * Announces stored events to the other backends watching the schema (watchEvents): one
+   * NOTIFY statement per committed batch, and none while nobody else watches.
+   */
+  announce?: {
+    /** The channel (eventsChannel). */
+    channel: string;
+    /** This backend's application_name: its own watcher leaves these out. */
+    origin: string;
+    /** listenerPrefix(schema): the watchers' application_name starts with it. */
+    listenerPrefix: string;
+    /** This backend's own watcher's application_name, not counted. */
+    ownListener: string;
+  };
 }
 
 /**
@@ -40,14 +55,18 @@ export class PgEventBatcher {
   readonly #maxInFlight: number;
   readonly #maxBatch: number;
   readonly #onStored: (events: number) => void;
+  readonly #announce: EventBatcherOptions['announce'];
   #inFlight = 0;
   #drained: Array<() => void> = [];
+  /** Announcements go one after another, in commit order. */
+  #announcing: Promise<void> = Promise.resolve();
 
   constructor(db: Kysely<PgTables>, options: EventBatcherOptions = {}) {
     this.#db = db;
     this.#maxInFlight = options.maxInFlight ?? 2;
     this.#maxBatch = options.maxBatch ?? 256;
     this.#onStored = options.onStored ?? (() => undefined);
+    this.#announce = options.announce;
   }
 
   /** Stores the event (once by event_id), resolving after its batch committed. */
@@ -81,17 +100,20 @@ export class PgEventBatcher {
     }
   }
 
-  /** Resolves once every event handed in so far is settled (close awaits it). */
-  idle(): Promise<void> {
-    if (this.#inFlight === 0 && this.#queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#drained.push(resolve));
+  /** Resolves once every event handed in so far is settled and announced (close awaits it). */
+  async idle(): Promise<void> {
+    if (this.#inFlight > 0 || this.#queue.length > 0) {
+      await new Promise<void>((resolve) => this.#drained.push(resolve));
+    }
+    await this.#announcing;
   }
 
   async #run(batch: Item[]): Promise<void> {
     try {
-      const stored = await this.#insert(batch);
+      const { stored, watched } = await this.#insert(batch);
       this.#onStored(stored.size);
       for (const [i, item] of batch.entries()) item.resolve({ stored: stored.has(i) });
+      if (watched) this.#announceStored(batch.filter((_, i) => stored.has(i)));
     } catch (error) {
       if (batch.length === 1 || translateError(error) instanceof StorageError) {
         for (const item of batch) item.reject(error);
@@ -101,10 +123,50 @@ export class PgEventBatcher {
     }
   }
 
-  /** One statement for the batch; returns the indexes (into `batch`) stored now. */
-  async #insert(batch: readonly Item[]): Promise<Set<number>> {
+  /**
+   * NOTIFY, after the batch's commit, in a statement of its own: a transaction that
+   * notifies holds a database-wide lock through its commit, so the insert (which waits for
+   * its WAL flush) must not be that transaction. This one writes nothing worth a flush
+   * (synchronous_commit off: a crash can lose only a live notice). Failures only cost the
+   * watchers a notice.
+   */
+  #announceStored(items: readonly Item[]): void {
+    const announce = this.#announce;
+    if (!announce || items.length === 0) return;
+    const payloads = noticePayloads(
+      announce.origin,
+      items.map((item) => ({
+        eventId: item.event.event_id,
+        namespace: item.event.namespace,
+        json: item.json,
+        bytes: item.bytes,
+      })),
+    );
+    this.#announcing = this.#announcing.then(async () => {
+      try {
+        await sql`SELECT set_config('synchronous_commit', 'off', true),
+            count(pg_notify(${announce.channel}, payload))
+          FROM unnest(${payloads}::text[]) AS payload`.execute(this.#db);
+      } catch {
+        // a live feed misses these events; nothing stored is lost
+      }
+    });
+  }
+
+  /**
+   * One statement for the batch: the indexes (into `batch`) stored now, and whether
+   * another backend watches the schema's events (read in the same round trip).
+   */
+  async #insert(batch: readonly Item[]): Promise<{ stored: Set<number>; watched: boolean }> {
     const column = <T>(pick: (item: Item) => T) => batch.map(pick);
-    const { rows } = await sql<{ i: number }>`
+    const announce = this.#announce;
+    const watchers = announce
+      ? sql<number>`(SELECT count(*) FROM pg_stat_activity
+          WHERE datname = current_database()
+            AND starts_with(application_name, ${announce.listenerPrefix})
+            AND application_name <> ${announce.ownListener})::int`
+      : sql<number>`0`;
+    const { rows } = await sql<{ i: number; watchers: number }>`
       WITH input AS (
         SELECT * FROM unnest(
           ${column((x) => x.event.event_id)}::text[],
@@ -134,7 +196,12 @@ export class PgEventBatcher {
         WHERE f.pending
         ORDER BY ins.namespace, ins.seq
       )
-      SELECT f.i FROM inserted ins JOIN firsts f USING (event_id)`.execute(this.#db);
-    return new Set(rows.map((row) => Number(row.i) - 1));
+      SELECT f.i, ${watchers} AS watchers FROM inserted ins JOIN firsts f USING (event_id)`.execute(
+      this.#db,
+    );
+    return {
+      stored: new Set(rows.map((row) => Number(row.i) - 1)),
+      watched: rows.some((row) => Number(row.watchers) > 0),
+    };
   }
 }

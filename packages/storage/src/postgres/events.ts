@@ -1,30 +1,21 @@
 import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { EventHead, EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { eventJson } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import type { PgEventBatcher } from './event-batcher.js';
-
-export type EventMethods = Pick<
-  StorageBackend,
-  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
->;
 
 const MAX_SEQ = 9_223_372_036_854_775_807n;
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
-export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): EventMethods {
+export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): Omit<EventStore, 'watchEvents'> {
   const { db } = ctx;
 
   async function getEventJson(eventId: string): Promise<string | undefined> {
     ctx.ensureOpen();
     if (hasNul(eventId)) return undefined;
-    const row = await db
-      .selectFrom('events')
-      .select('json')
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    return row?.json;
+    return eventJson(db, eventId);
   }
 
   return {
@@ -49,6 +40,34 @@ export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): EventMethods 
       const { rows } = await sql<{ event_id: string; json: string }>`
         SELECT event_id, json FROM events WHERE event_id = ANY(${ids}::text[])`.execute(db);
       const byId = new Map(rows.map((row) => [row.event_id, JSON.parse(row.json) as Event]));
+      return eventIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async getEventHeads(eventIds) {
+      ctx.ensureOpen();
+      const ids = eventIds.filter((id) => !hasNul(id));
+      if (ids.length === 0) return [];
+      const { rows } = await sql<{
+        event_id: string;
+        namespace: string;
+        session_id: string;
+        kind: EventHead['kind'];
+        valid_time: string;
+      }>`
+        SELECT event_id, namespace, session_id, kind, valid_time
+        FROM events WHERE event_id = ANY(${ids}::text[])`.execute(db);
+      const byId = new Map(
+        rows.map((row): [string, EventHead] => [
+          row.event_id,
+          {
+            eventId: row.event_id,
+            namespace: row.namespace,
+            sessionId: row.session_id,
+            kind: row.kind,
+            validTime: row.valid_time,
+          },
+        ]),
+      );
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
 

@@ -1,7 +1,9 @@
-import { freshSchema } from '@kiro-learn/test-postgres';
+import { newEventId } from '@kiro-learn/schema';
+import { freshSchema, schemaFilesHolding } from '@kiro-learn/test-postgres';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { event, onCleanup } from '../../test/helpers.js';
+import { event, onCleanup, record } from '../../test/helpers.js';
 import { openPostgresStorage } from './open.js';
 
 const NS = '/actor/a/project/one/';
@@ -27,5 +29,105 @@ describe('PostgreSQL forget while capture goes on', () => {
     // And a forget of the project afterwards has nothing left to trip on.
     await storage.putEvent(event({ namespace: NS }), { pending: true });
     await expect(storage.forget({ namespace: NS })).resolves.toMatchObject({ events: 1 });
+  });
+});
+
+describe('PostgreSQL forget racing an extraction', () => {
+  it('leaves no record made from forgotten events when the commit lands mid-forget', async () => {
+    const url = inject('postgresUrl');
+    const schema = freshSchema();
+    const storage = await openPostgresStorage({ url, schema });
+    onCleanup(() => storage.close());
+    const e = event({ namespace: NS });
+    await storage.putEvent(e, { pending: true });
+    // A gate inside the extraction's transaction: its record insert waits for an advisory
+    // lock this test holds, after the commit has taken the batch's pending entries.
+    await sql
+      .raw(
+        `CREATE FUNCTION "${schema}".gate() RETURNS trigger LANGUAGE plpgsql AS
+           $$ BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NEW; END $$;
+         CREATE TRIGGER gate BEFORE INSERT ON "${schema}".memory_records
+           FOR EACH ROW EXECUTE FUNCTION "${schema}".gate();`,
+      )
+      .execute(storage.db);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    onCleanup(() => holder.end());
+    await holder.query('SELECT pg_advisory_lock(4242)');
+    const waiting = async (what: string) => {
+      for (let i = 0; i < 400; i++) {
+        const { rows } = await holder.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = $1`,
+          [what],
+        );
+        if (Number(rows[0]?.n) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`nothing waited on ${what}`);
+    };
+
+    const made = record({ namespace: NS, source_event_ids: [e.event_id] });
+    const commit = storage.commitExtraction({
+      namespace: NS,
+      records: [made],
+      eventIds: [e.event_id],
+    });
+    await waiting('advisory');
+    const forget = storage.forget({ namespace: NS });
+    // The forget now waits on the extraction's transaction (the pending entry it holds).
+    await waiting('transactionid');
+    await holder.query('SELECT pg_advisory_unlock(4242)');
+    await commit;
+    await forget;
+    expect(await storage.getRecord(made.record_id)).toBeUndefined();
+    expect(await storage.getEvent(e.event_id)).toBeUndefined();
+    expect((await storage.stats()).projects).toEqual([]);
+  });
+});
+
+describe('PostgreSQL forget with compact', () => {
+  it('rewrites the touched tables: the text leaves the table files, which plain delete leaves', async () => {
+    const url = inject('postgresUrl');
+    const schema = freshSchema();
+    const storage = await openPostgresStorage({ url, schema });
+    onCleanup(() => storage.close());
+    const OTHER = '/actor/a/project/other/';
+    for (let i = 0; i < 50; i++) {
+      await storage.putEvent(event({ namespace: OTHER }), { pending: true });
+      await storage.putRecord(record({ namespace: OTHER, summary: `kept note w${i}x` }));
+    }
+    const plant = async () => {
+      const secret = `zq${newEventId().toLowerCase()}`;
+      const e = event({ namespace: NS, body: { type: 'text', content: `key ${secret}` } });
+      await storage.putEvent(e, { pending: true });
+      await storage.putRecord(
+        record({ namespace: NS, summary: `the key ${secret}`, source_event_ids: [e.event_id] }),
+      );
+      await storage.logRetrieval({
+        namespace: NS,
+        eventId: e.event_id,
+        query: `what is ${secret}`,
+        recordIds: [],
+        scores: [],
+        latencyMs: 1,
+        timedOut: false,
+        budgetCut: false,
+      });
+      return secret;
+    };
+    const kept = await plant();
+    await storage.forget({ namespace: NS });
+    // Deleted rows' bytes stay in the files' free space: this is what compact is for.
+    expect(await schemaFilesHolding(url, schema, kept)).not.toEqual([]);
+    const secret = await plant();
+    await storage.forget({ namespace: NS }, { compact: true });
+    expect(await schemaFilesHolding(url, schema, secret)).toEqual([]);
+    expect(await schemaFilesHolding(url, schema, kept)).toEqual([]);
+    expect((await storage.stats()).projects).toMatchObject([
+      { namespace: OTHER, events: 50, memories: 50 },
+    ]);
+    const hits = await storage.searchRecords({ query: 'w7x', namespace: OTHER, limit: 1 });
+    expect(hits[0]?.record.summary).toBe('kept note w7x');
   });
 });

@@ -1,28 +1,12 @@
-import type { Member, StorageBackend } from '../backend.js';
+import type { Member, MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { memberOfRow } from '../rows.js';
 import { hasNul, now, type PgContext } from './context.js';
-
-export type MemberMethods = Pick<
-  StorageBackend,
-  'addMember' | 'listMembers' | 'removeMember' | 'findMember'
->;
 
 const COLUMNS = ['name', 'team', 'role', 'created_at'] as const;
 
-const toMember = (row: {
-  name: string;
-  team: string;
-  role: string;
-  created_at: string;
-}): Member => ({
-  name: row.name,
-  team: row.team,
-  role: row.role as Member['role'],
-  createdAt: row.created_at,
-});
-
 /** Members of a team server: names, teams, roles and SHA-256 hashes of their tokens. */
-export function pgMembers(ctx: PgContext): MemberMethods {
+export function pgMembers(ctx: PgContext): MemberStore {
   const { db } = ctx;
   return {
     async addMember(member) {
@@ -58,7 +42,7 @@ export function pgMembers(ctx: PgContext): MemberMethods {
         .orderBy('team')
         .orderBy('name')
         .execute();
-      return rows.map(toMember);
+      return rows.map(memberOfRow);
     },
 
     async removeMember(name) {
@@ -76,7 +60,7 @@ export function pgMembers(ctx: PgContext): MemberMethods {
         .select(COLUMNS)
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      return row && toMember(row);
+      return row && memberOfRow(row);
     },
   };
 }

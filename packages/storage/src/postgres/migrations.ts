@@ -14,8 +14,8 @@ export interface PgMigration {
  * The same tables as the SQLite schema; differences: text keys compare bytewise
  * (`COLLATE "C"`, as SQLite does), the search vector is a `tsvector` column with a GIN
  * index (built by the backend from the record's fields, see search.ts), counters are kept
- * by PL/pgSQL triggers, and every stored event is announced with NOTIFY so that every
- * collector on the database can feed its live stream.
+ * by PL/pgSQL triggers, and stored events are announced with NOTIFY (per batch, while
+ * someone watches) so that every collector on the database can feed its live stream.
  */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
@@ -508,6 +508,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         RETURN NULL;
       END $$`,
     ],
+  },
+  {
+    // One NOTIFY per committed batch, not per row. The row trigger announced every event
+    // inside the inserting transaction, and a transaction that notifies holds a
+    // database-wide lock through its commit (WAL flush included): every writer queued
+    // behind every other. The event batcher now notifies after its batch commits, in a
+    // statement of its own, and only while another backend watches (event-batcher.ts).
+    name: '0011_notify_per_batch',
+    statements: ['DROP TRIGGER events_ai ON events', 'DROP FUNCTION events_after_insert()'],
   },
 ];
 

@@ -23,7 +23,7 @@ import type { PgTables } from './tables.js';
 import { pgTeam } from './team.js';
 import { DEFAULT_TERM_STATS_MIN_RECORDS, pgTermStats } from './term-stats.js';
 import { pgVectors } from './vectors.js';
-import { watchEvents } from './watch.js';
+import { eventsChannel, listenerName, listenerPrefix, watchEvents } from './watch.js';
 
 /** Options of `openPostgresStorage`. */
 export interface PostgresStorageOptions {
@@ -143,7 +143,15 @@ export async function openPostgresStorage(
     minRecords: options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS,
   });
   const counters = pgCounterCompactor(ctx);
-  const events = new PgEventBatcher(db, { onStored: (n) => counters.written(n) });
+  const events = new PgEventBatcher(db, {
+    onStored: (n) => counters.written(n),
+    announce: {
+      channel: eventsChannel(schema),
+      origin: instance,
+      listenerPrefix: listenerPrefix(schema),
+      ownListener: listenerName(schema, instance),
+    },
+  });
   const methods = {
     ...pgEvents(ctx, events),
     ...pgRecords(ctx),
@@ -287,9 +295,10 @@ const RETRYABLE = new Set(['40P01', '40001']);
  * Every method with driver errors translated (see translateError), retried once after a
  * deadlock or serialization failure.
  */
-function guarded<T extends Record<string, (...args: never[]) => Promise<unknown>>>(methods: T): T {
+function guarded<T extends object>(methods: T): T {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(methods)) {
+  for (const [name, value] of Object.entries(methods)) {
+    const method = value as (...args: never[]) => Promise<unknown>;
     wrapped[name] = async (...args: never[]) => {
       try {
         return await method(...args);

@@ -1,106 +1,12 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { RecordStore } from '../backend.js';
 import { countRecords } from '../portable.js';
-import {
-  checkLink,
-  followChain,
-  recordSupersession,
-  type SupersessionColumns,
-  supersessionColumns,
-} from '../supersession.js';
+import { checkLink, followChain } from '../supersession.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
+import { pgRecordFromRow, pgRowFromRecord, RECORD_COLUMNS, recordColumns } from './rows.js';
 import { questionsVector, searchVector } from './search.js';
 import type { PgRecordRow, PgTables } from './tables.js';
-
-export type RecordMethods = Pick<
-  StorageBackend,
-  | 'putRecord'
-  | 'insertRecord'
-  | 'getRecord'
-  | 'getRecords'
-  | 'updateRecord'
-  | 'deleteRecord'
-  | 'listRecords'
-  | 'supersedeRecord'
-  | 'clearSupersession'
-  | 'listSuperseded'
->;
-
-/** The stored columns of a record (without its search vector). */
-export const RECORD_COLUMNS = [
-  'record_id',
-  'namespace',
-  'strategy',
-  'title',
-  'summary',
-  'facts',
-  'concepts',
-  'files',
-  'observation_type',
-  'source_event_ids',
-  'created_at',
-  'updated_at',
-  'metadata',
-  'questions',
-  'superseded_by',
-  'superseded_at',
-  'superseded_reason',
-] as const;
-
-export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {
-  return {
-    record_id: withoutNul(record.record_id),
-    namespace: withoutNul(record.namespace),
-    strategy: withoutNul(record.strategy),
-    title: withoutNul(record.title),
-    summary: withoutNul(record.summary),
-    facts: JSON.stringify(record.facts),
-    concepts: JSON.stringify(record.concepts),
-    files: JSON.stringify(record.files_touched),
-    observation_type: record.observation_type,
-    source_event_ids: JSON.stringify(record.source_event_ids),
-    created_at: withoutNul(record.created_at),
-    updated_at: record.updated_at === undefined ? null : withoutNul(record.updated_at),
-    metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
-    ...withoutNulColumns(supersessionColumns(record)),
-  };
-}
-
-function withoutNulColumns(columns: SupersessionColumns): SupersessionColumns {
-  const clean = (value: string | null) => (value === null ? null : withoutNul(value));
-  return {
-    questions: withoutNul(columns.questions),
-    superseded_by: clean(columns.superseded_by),
-    superseded_at: clean(columns.superseded_at),
-    superseded_reason: clean(columns.superseded_reason),
-  };
-}
-
-export function pgRecordFromRow(row: PgRecordRow): MemoryRecord {
-  return {
-    record_id: row.record_id,
-    namespace: row.namespace,
-    strategy: row.strategy,
-    title: row.title,
-    summary: row.summary,
-    facts: JSON.parse(row.facts) as string[],
-    concepts: JSON.parse(row.concepts) as string[],
-    files_touched: JSON.parse(row.files) as string[],
-    observation_type: row.observation_type as MemoryRecord['observation_type'],
-    source_event_ids: JSON.parse(row.source_event_ids) as string[],
-    created_at: row.created_at,
-    ...(row.updated_at !== null ? { updated_at: row.updated_at } : {}),
-    ...(row.metadata !== null
-      ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
-      : {}),
-    ...recordSupersession(row),
-  };
-}
-
-/** `SELECT` list of a record's stored columns, qualified by `alias`. */
-export const recordColumns = (alias: string) =>
-  sql.join(RECORD_COLUMNS.map((c) => sql.ref(`${alias}.${c}`)));
 
 /**
  * Inserts or replaces a record with its search vector, in one statement. Works on a
@@ -138,7 +44,7 @@ async function insertRecordIfAbsent(db: Kysely<PgTables>, record: MemoryRecord):
 const MAX_CHAIN_DEPTH = 10_000;
 
 /** Memory records: one row per record_id, its search vector rebuilt on every write. */
-export function pgRecords(ctx: PgContext): RecordMethods {
+export function pgRecords(ctx: PgContext): RecordStore {
   const { db } = ctx;
 
   return {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
-import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
-import { pgRecordFromRow, recordColumns } from './records.js';
+import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow } from './tables.js';
 import type { CommonLexemes, PgTermStats } from './term-stats.js';
 
@@ -95,10 +95,7 @@ export interface PgSearchSettings {
  * document frequencies the planner counted) times ts_rank of that term alone (weighted by
  * field, saturating in term frequency, normalised by document length), summed.
  */
-export function pgSearch(
-  ctx: PgContext,
-  settings: PgSearchSettings,
-): Pick<StorageBackend, 'searchRecords'> {
+export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStore {
   const { db } = ctx;
   const dfCache = new Map<string, { df: number; atTotal: number }>();
 

@@ -34,7 +34,7 @@ const toEntry = (row: OutboxRow): OutboxEntry => ({
  * Shared namespaces and the team outbox (migration 0006_team_outbox). The outbox is filled
  * by a trigger on memory_records; this module shares, drains and reports it.
  */
-export function pgSharing(ctx: PgContext): Pick<SharingStore, keyof SharingStore> {
+export function pgSharing(ctx: PgContext): SharingStore {
   const { db } = ctx;
 
   return {

@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { StatsStore } from '../backend.js';
 import { statsFromCounters } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
-
-export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
 
 /**
  * Totals from the trigger-kept counters, and the schema's size on disk. The counter
  * tables hold deltas (migration 0008, folded by counters.ts): every read sums a key's rows.
  */
-export function pgStats(ctx: PgContext): StatsMethods {
+export function pgStats(ctx: PgContext): StatsStore {
   const { db } = ctx;
   return {
     async stats(namespace) {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { RecordColumns } from '../rows.js';
 
 /**
  * Row shapes of the PostgreSQL schema (see migrations.ts), for kysely's typed queries.
@@ -85,23 +86,4 @@ export interface PgTables {
 }
 
 /** A memory record as stored (arrays and metadata as JSON text, like the SQLite backend). */
-export interface PgRecordRow {
-  record_id: string;
-  namespace: string;
-  strategy: string;
-  title: string;
-  summary: string;
-  facts: string;
-  concepts: string;
-  files: string;
-  observation_type: string;
-  source_event_ids: string;
-  created_at: string;
-  updated_at: string | null;
-  metadata: string | null;
-  /** JSON list (migration 0010); `[]` when the record has none. */
-  questions: string;
-  superseded_by: string | null;
-  superseded_at: string | null;
-  superseded_reason: string | null;
-}
+export type PgRecordRow = RecordColumns;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { StorageBackend, TeamRecordInfo } from '../backend.js';
+import type { TeamRecordInfo, TeamStore } from '../backend.js';
 import { hasNul, now, type PgContext } from './context.js';
 import { upsertRecordStatement } from './records.js';
 import type { PgTables } from './tables.js';
@@ -14,18 +14,13 @@ async function lockRecordId(trx: Kysely<PgTables>, recordId: string): Promise<vo
   );
 }
 
-export type TeamMethods = Pick<
-  StorageBackend,
-  'putTeamRecord' | 'deleteTeamRecord' | 'teamRecordInfo'
->;
-
 /**
  * Records members share through a team server: the record in memory_records, its team,
  * author and revision in team_records. Each push or delete is one transaction holding a
  * lock on the record id, so two pushes of one record (or a push and a delete) apply one
  * after the other and the revision rule holds whatever the order they arrive in.
  */
-export function pgTeam(ctx: PgContext): TeamMethods {
+export function pgTeam(ctx: PgContext): TeamStore {
   const { db } = ctx;
   return {
     async putTeamRecord(write) {

@@ -1,16 +1,11 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { sql } from 'kysely';
-import type { StorageBackend } from '../backend.js';
+import type { VectorStore } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { VectorIndex } from '../vectors/vector-index.js';
 import { hasNul, type PgContext } from './context.js';
-import { pgRecordFromRow, recordColumns } from './records.js';
+import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow } from './tables.js';
-
-export type VectorMethods = Pick<
-  StorageBackend,
-  'putVectors' | 'searchVectors' | 'recordsWithoutVector' | 'vectorCoverage' | 'deleteVectorsExcept'
->;
 
 interface Cached {
   index: VectorIndex;
@@ -24,7 +19,7 @@ interface Cached {
  * `record_vectors` (new rows by `seq`) and `vector_generations` (any deletion reloads),
  * so other collectors' writes and deletes are seen.
  */
-export function pgVectors(ctx: PgContext): VectorMethods {
+export function pgVectors(ctx: PgContext): VectorStore {
   const { db } = ctx;
   const cache = new Map<string, Cached>();
 

@@ -1,16 +1,10 @@
-import type { StorageBackend } from '../backend.js';
+import type { BufferStore } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { listPendingEntries, summariseParked, summarisePending } from '../portable.js';
 import type { SqliteContext } from './context.js';
 import { upsertRecord } from './records.js';
 import { rowFromRecord } from './rows.js';
 import type { WriteStatements } from './writes.js';
-
-export type BufferMethods = Pick<
-  StorageBackend,
-  'listPending' | 'pendingSummary' | 'removePending' | 'commitExtraction'
-> &
-  Required<Pick<StorageBackend, 'parkPending' | 'requeueParked' | 'parkedSummary'>>;
 
 /** Synchronous: runs inside a write. Returns how many entries were removed. */
 function removePending(w: WriteStatements, namespace: string, eventIds: readonly string[]) {
@@ -23,7 +17,7 @@ function removePending(w: WriteStatements, namespace: string, eventIds: readonly
  * The pending buffer: events waiting for extraction, per namespace, oldest first; and
  * the parked entries set aside (in order) when the buffer is over its byte limit.
  */
-export function sqliteBuffer(ctx: SqliteContext): BufferMethods {
+export function sqliteBuffer(ctx: SqliteContext): Required<BufferStore> {
   const { db, sqlite, w, writes } = ctx;
   return {
     async listPending(namespace, options = {}) {

@@ -1,13 +1,11 @@
-import type { StorageBackend } from '../backend.js';
+import type { ClaimStore } from '../backend.js';
 import type { SqliteContext } from './context.js';
-
-export type ClaimMethods = Pick<StorageBackend, 'claimExtraction' | 'releaseExtraction'>;
 
 /**
  * Extraction claims. One process owns a SQLite file (the collector's data-dir lock), so
  * claims live in memory: per namespace, the owner and until when.
  */
-export function sqliteClaims(ctx: SqliteContext): ClaimMethods {
+export function sqliteClaims(ctx: SqliteContext): ClaimStore {
   const claims = new Map<string, { owner: string; until: number }>();
   return {
     async claimExtraction(namespace, owner, ttlMs) {

@@ -1,16 +1,18 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { StorageBackend, StoredEvent } from '../backend.js';
+import type { DataStore, StoredEvent } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type SqliteContext, scanCursor } from './context.js';
-import { countPrune, countScope, deletePrune, deleteScope, eraseTraces } from './forget.js';
+import {
+  countPrune,
+  countScope,
+  deletePrune,
+  deleteScope,
+  eraseTraces,
+  namespacesOfDirectories,
+} from './forget.js';
 import { recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
-
-export type DataMethods = Pick<
-  StorageBackend,
-  'countForget' | 'forget' | 'scanEvents' | 'scanRecords' | 'pruneEvents' | 'backup'
->;
 
 export interface SqliteDataSettings {
   /** How long erasing waits for other connections (the busy timeout), in ms. */
@@ -20,7 +22,7 @@ export interface SqliteDataSettings {
 }
 
 /** Your data: forget and prune (with their traces erased), scans for export, backups. */
-export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): DataMethods {
+export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): DataStore {
   const { sqlite, writes, path } = ctx;
 
   async function erase(records: boolean): Promise<void> {
@@ -45,6 +47,11 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       settings.afterForget();
       await erase(counts.records > 0);
       return counts;
+    },
+
+    async projectNamespaces(directories) {
+      ctx.ensureOpen();
+      return namespacesOfDirectories(sqlite, directories);
     },
 
     async pruneEvents(policy) {

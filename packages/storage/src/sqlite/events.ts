@@ -1,25 +1,16 @@
 import type { Event } from '@kiro-learn/schema';
-import type { StorageBackend } from '../backend.js';
+import type { EventHead, EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { eventJson } from '../portable.js';
 import { byteLength, now, type SqliteContext } from './context.js';
 
-export type EventMethods = Pick<
-  StorageBackend,
-  'putEvent' | 'getEvent' | 'getEventJson' | 'getEvents' | 'listEvents'
->;
-
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
-export function sqliteEvents(ctx: SqliteContext): EventMethods {
+export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'> {
   const { db, w, writes } = ctx;
 
   async function getEventJson(eventId: string): Promise<string | undefined> {
     ctx.ensureOpen();
-    const row = await db
-      .selectFrom('events')
-      .select('json')
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    return row?.json;
+    return eventJson(db, eventId);
   }
 
   return {
@@ -68,6 +59,30 @@ export function sqliteEvents(ctx: SqliteContext): EventMethods {
           .where('event_id', 'in', eventIds.slice(i, i + 500))
           .execute();
         for (const row of rows) byId.set(row.event_id, JSON.parse(row.json) as Event);
+      }
+      return eventIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    async getEventHeads(eventIds) {
+      ctx.ensureOpen();
+      if (eventIds.length === 0) return [];
+      const byId = new Map<string, EventHead>();
+      // In chunks: SQLite bounds the number of bound parameters.
+      for (let i = 0; i < eventIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('events')
+          .select(['event_id', 'namespace', 'session_id', 'kind', 'valid_time'])
+          .where('event_id', 'in', eventIds.slice(i, i + 500))
+          .execute();
+        for (const row of rows) {
+          byId.set(row.event_id, {
+            eventId: row.event_id,
+            namespace: row.namespace,
+            sessionId: row.session_id,
+            kind: row.kind as EventHead['kind'],
+            validTime: row.valid_time,
+          });
+        }
       }
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },

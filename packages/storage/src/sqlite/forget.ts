@@ -157,6 +157,23 @@ function sweepRecordTables(sqlite: Database.Database): void {
   }
 }
 
+/** Namespaces with an event captured in one of `directories` (source.project_path), sorted. */
+export function namespacesOfDirectories(
+  sqlite: Database.Database,
+  directories: readonly string[],
+): string[] {
+  if (directories.length === 0) return [];
+  // A scan of the events (no index on the path): forget is rare, and this runs once per forget.
+  return sqlite
+    .prepare(
+      `SELECT DISTINCT namespace FROM events
+       WHERE json_extract(json, '$.source.project_path') IN (${directories.map(() => '?').join(', ')})
+       ORDER BY namespace`,
+    )
+    .pluck()
+    .all(...directories) as string[];
+}
+
 /** The event plan of a retention policy (records are kept). */
 function planPrune(sqlite: Database.Database, policy: PrunePolicy): Plan | undefined {
   const ns = inNamespace(policy.namespace);

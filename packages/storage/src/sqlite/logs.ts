@@ -1,13 +1,9 @@
-import type { ExtractionLogEntry, StorageBackend } from '../backend.js';
+import type { LogStore } from '../backend.js';
+import { listExtractionEntries, listRetrievalEntries } from '../portable.js';
 import { now, type SqliteContext } from './context.js';
 
-export type LogMethods = Pick<
-  StorageBackend,
-  'logRetrieval' | 'listRetrievals' | 'logExtraction' | 'listExtractions'
->;
-
 /** Retrieval and extraction logs (the viewer and /metrics read them), newest first. */
-export function sqliteLogs(ctx: SqliteContext): LogMethods {
+export function sqliteLogs(ctx: SqliteContext): LogStore {
   const { db, w, writes } = ctx;
   return {
     async logRetrieval(entry) {
@@ -30,28 +26,7 @@ export function sqliteLogs(ctx: SqliteContext): LogMethods {
 
     async listRetrievals(query) {
       ctx.ensureOpen();
-      let q = db.selectFrom('retrieval_log').selectAll();
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-      if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
-      // By time, when bounded by time: the created_at index then reads only that range.
-      if (query.since !== undefined)
-        q = q.where('created_at', '>=', query.since).orderBy('created_at', 'desc');
-      const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
-      return rows.map((row) => ({
-        id: row.id!,
-        namespace: row.namespace,
-        ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
-        ...(row.event_id !== null ? { eventId: row.event_id } : {}),
-        query: row.query,
-        recordIds: JSON.parse(row.record_ids) as string[],
-        scores: JSON.parse(row.scores) as number[],
-        latencyMs: row.latency_ms,
-        timedOut: row.timed_out === 1,
-        budgetCut: row.budget_cut === 1,
-        ...(row.error !== null ? { error: row.error } : {}),
-        createdAt: row.created_at,
-      }));
+      return listRetrievalEntries(db, query);
     },
 
     async logExtraction(entry) {
@@ -72,22 +47,7 @@ export function sqliteLogs(ctx: SqliteContext): LogMethods {
 
     async listExtractions(query) {
       ctx.ensureOpen();
-      let q = db.selectFrom('extraction_log').selectAll();
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.afterId !== undefined) q = q.where('id', '>', query.afterId);
-      const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
-      return rows.map((row) => ({
-        id: row.id!,
-        namespace: row.namespace,
-        extractor: row.extractor,
-        status: row.status as ExtractionLogEntry['status'],
-        batchSize: row.batch_size,
-        records: row.records,
-        attempts: row.attempts,
-        durationMs: row.duration_ms,
-        ...(row.error !== null ? { error: row.error } : {}),
-        startedAt: row.started_at,
-      }));
+      return listExtractionEntries(db, query);
     },
   };
 }

@@ -1,26 +1,10 @@
-import type { Member, StorageBackend } from '../backend.js';
+import type { Member, MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { memberOfRow } from '../rows.js';
 import { now, type SqliteContext } from './context.js';
 
-export type MemberMethods = Pick<
-  StorageBackend,
-  'addMember' | 'listMembers' | 'removeMember' | 'findMember'
->;
-
-const memberFromRow = (row: {
-  name: string;
-  team: string;
-  role: string;
-  created_at: string;
-}): Member => ({
-  name: row.name,
-  team: row.team,
-  role: row.role as Member['role'],
-  createdAt: row.created_at,
-});
-
 /** Members of a team memory server: named bearer tokens, stored hashed, each in one team. */
-export function sqliteMembers(ctx: SqliteContext): MemberMethods {
+export function sqliteMembers(ctx: SqliteContext): MemberStore {
   const { db, statements, writes } = ctx;
   return {
     async addMember(member) {
@@ -53,7 +37,7 @@ export function sqliteMembers(ctx: SqliteContext): MemberMethods {
         .orderBy('team')
         .orderBy('name')
         .execute();
-      return rows.map(memberFromRow);
+      return rows.map(memberOfRow);
     },
 
     async removeMember(name) {
@@ -70,7 +54,7 @@ export function sqliteMembers(ctx: SqliteContext): MemberMethods {
         .select(['name', 'team', 'role', 'created_at'])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst();
-      return row && memberFromRow(row);
+      return row && memberOfRow(row);
     },
   };
 }

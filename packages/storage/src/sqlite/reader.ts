@@ -52,10 +52,15 @@ export function openSqliteReader(options: SqliteReaderOptions): StorageReader {
  * runs from dist/, because Node cannot resolve the sources' `.js` imports.
  */
 function workerUrl(): URL {
+  return compiledUrl('read-worker.js');
+}
+
+/** A compiled module of this folder (`name.js`), from dist/ under the TypeScript sources. */
+export function compiledUrl(name: string): URL {
   const here = import.meta.url;
   const url = here.endsWith('.ts')
-    ? new URL('../../dist/sqlite/read-worker.js', here)
-    : new URL('./read-worker.js', here);
+    ? new URL(`../../dist/sqlite/${name}`, here)
+    : new URL(`./${name}`, here);
   if (!existsSync(url)) {
     throw new StorageError('io', `${url.pathname} is missing: build @kiro-learn/storage`);
   }
@@ -67,7 +72,7 @@ function workerUrl(): URL {
  * runner): the worker runs compiled code, and so must the packages it and its models
  * import, whose TypeScript sources Node cannot load.
  */
-function compiledExecArgv(): string[] {
+export function compiledExecArgv(): string[] {
   const out: string[] = [];
   const argv = process.execArgv;
   for (let i = 0; i < argv.length; i++) {

@@ -1,25 +1,11 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import type { StorageBackend } from '../backend.js';
+import type { RecordStore } from '../backend.js';
 import { countRecords } from '../portable.js';
 import { checkLink, followChain } from '../supersession.js';
 import { now, type SqliteContext } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
 import type { WriteStatements } from './writes.js';
-
-export type RecordMethods = Pick<
-  StorageBackend,
-  | 'putRecord'
-  | 'insertRecord'
-  | 'getRecord'
-  | 'getRecords'
-  | 'updateRecord'
-  | 'deleteRecord'
-  | 'listRecords'
-  | 'supersedeRecord'
-  | 'clearSupersession'
-  | 'listSuperseded'
->;
 
 interface LinkRow {
   record_id: string;
@@ -42,7 +28,7 @@ export function upsertRecord(w: WriteStatements, row: RecordRow): void {
 }
 
 /** Memory records: upserts, lookups, patches, and listing with trigger-kept totals. */
-export function sqliteRecords(ctx: SqliteContext): RecordMethods {
+export function sqliteRecords(ctx: SqliteContext): RecordStore {
   const { db, w, writes } = ctx;
 
   return {

@@ -1,49 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { MemoryRecord } from '@kiro-learn/schema';
-import { recordSupersession, supersessionColumns } from '../supersession.js';
+import { columnsOfRecord, recordOfColumns } from '../rows.js';
 import type { RecordRow } from './tables.js';
 
+/** A record as SQLite stores it: the common columns, and its namespace's index token. */
 export function rowFromRecord(record: MemoryRecord): RecordRow {
   return {
     rid: undefined,
-    record_id: record.record_id,
-    namespace: record.namespace,
-    strategy: record.strategy,
-    title: record.title,
-    summary: record.summary,
-    facts: JSON.stringify(record.facts),
-    concepts: JSON.stringify(record.concepts),
-    files: JSON.stringify(record.files_touched),
-    observation_type: record.observation_type,
-    source_event_ids: JSON.stringify(record.source_event_ids),
-    created_at: record.created_at,
-    updated_at: record.updated_at ?? null,
-    metadata: record.metadata === undefined ? null : JSON.stringify(record.metadata),
+    ...columnsOfRecord(record),
     ns_token: namespaceToken(record.namespace),
-    ...supersessionColumns(record),
   };
 }
 
-export function recordFromRow(row: RecordRow): MemoryRecord {
-  return {
-    record_id: row.record_id,
-    namespace: row.namespace,
-    strategy: row.strategy,
-    title: row.title,
-    summary: row.summary,
-    facts: JSON.parse(row.facts) as string[],
-    concepts: JSON.parse(row.concepts) as string[],
-    files_touched: JSON.parse(row.files) as string[],
-    observation_type: row.observation_type as MemoryRecord['observation_type'],
-    source_event_ids: JSON.parse(row.source_event_ids) as string[],
-    created_at: row.created_at,
-    ...(row.updated_at !== null ? { updated_at: row.updated_at } : {}),
-    ...(row.metadata !== null
-      ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
-      : {}),
-    ...recordSupersession(row),
-  };
-}
+/** The record of a stored row. */
+export const recordFromRow: (row: RecordRow) => MemoryRecord = recordOfColumns;
 
 /**
  * One index token per namespace (letters and digits only, so FTS5 keeps it whole). Search

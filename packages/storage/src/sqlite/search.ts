@@ -1,13 +1,11 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { ColumnWeights, SearchHit, SearchOptions, StorageBackend } from '../backend.js';
+import type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from '../backend.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import type { SqliteContext } from './context.js';
 import { namespaceToken, recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
-
-export type SearchMethods = Pick<StorageBackend, 'searchRecords'>;
 
 /**
  * Document frequencies of index terms, with the index size they were counted at. Shared
@@ -40,7 +38,7 @@ export function createQueryTermTables(sqlite: Database.Database): void {
  * weights, exact namespace equality, and a LIKE scan when FTS5 rejects the query (hostile
  * input is never an error).
  */
-export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings): SearchMethods {
+export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings): SearchStore {
   const { db, sqlite, statements } = ctx;
   const { termCounts, maxPostings } = settings;
   let dfStatement: Database.Statement | undefined;

@@ -1,12 +1,10 @@
 import { statSync } from 'node:fs';
-import type { StorageBackend } from '../backend.js';
+import type { StatsStore } from '../backend.js';
 import { statsFromCounters } from '../portable.js';
 import type { SqliteContext } from './context.js';
 
-export type StatsMethods = Pick<StorageBackend, 'stats' | 'sizeBytes'>;
-
 /** Totals from the trigger-kept counters, and the database's size on disk. */
-export function sqliteStats(ctx: SqliteContext): StatsMethods {
+export function sqliteStats(ctx: SqliteContext): StatsStore {
   const { db, path } = ctx;
   return {
     async stats(namespace) {

@@ -1,3 +1,5 @@
+import type { RecordColumns } from '../rows.js';
+
 /** Row shapes of the SQLite schema (see migrations.ts), for kysely's typed queries. */
 export interface Tables {
   events: {
@@ -11,28 +13,8 @@ export interface Tables {
     bytes: number;
     json: string;
   };
-  memory_records: {
-    rid: number | undefined;
-    record_id: string;
-    namespace: string;
-    strategy: string;
-    title: string;
-    summary: string;
-    facts: string;
-    concepts: string;
-    files: string;
-    observation_type: string;
-    source_event_ids: string;
-    created_at: string;
-    updated_at: string | null;
-    metadata: string | null;
-    ns_token: string;
-    /** JSON list (migration 0011); `[]` when the record has none. */
-    questions: string;
-    superseded_by: string | null;
-    superseded_at: string | null;
-    superseded_reason: string | null;
-  };
+  /** The common columns (RecordColumns), its row id, and its namespace's FTS5 token. */
+  memory_records: RecordColumns & { rid: number | undefined; ns_token: string };
   pending: {
     namespace: string;
     event_id: string;

@@ -1,12 +1,7 @@
-import type { StorageBackend, TeamRecordInfo } from '../backend.js';
+import type { TeamRecordInfo, TeamStore } from '../backend.js';
 import { now, type SqliteContext } from './context.js';
 import { rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
-
-export type TeamMethods = Pick<
-  StorageBackend,
-  'putTeamRecord' | 'deleteTeamRecord' | 'teamRecordInfo'
->;
 
 interface TeamRow {
   record_id: string;
@@ -29,7 +24,7 @@ const toInfo = (row: TeamRow): TeamRecordInfo => ({
  * author and revision in team_records. The write queue runs one write at a time, so each
  * push's checks and writes are one step.
  */
-export function sqliteTeam(ctx: SqliteContext): TeamMethods {
+export function sqliteTeam(ctx: SqliteContext): TeamStore {
   const { db, sqlite, w, writes } = ctx;
   const selectTeam = sqlite.prepare('SELECT * FROM team_records WHERE record_id = ?');
   const upsertTeam = sqlite.prepare(

@@ -3,9 +3,9 @@ import type {
   MissingVectorsOptions,
   MissingVectorsPage,
   RecordVector,
-  StorageBackend,
   VectorCoverage,
   VectorSearchOptions,
+  VectorStore,
 } from '../backend.js';
 import { StorageError } from '../errors.js';
 import { type VectorHit, VectorIndex } from '../vectors/vector-index.js';
@@ -188,16 +188,11 @@ export class SqliteVectors {
   }
 }
 
-export type VectorMethods = Pick<
-  StorageBackend,
-  'putVectors' | 'searchVectors' | 'recordsWithoutVector' | 'vectorCoverage' | 'deleteVectorsExcept'
->;
-
 /** The vector methods of the backend: writes through the batcher, searches in memory. */
 export function sqliteVectors(
   ctx: SqliteContext,
   options: VectorCacheOptions | undefined,
-): VectorMethods {
+): VectorStore {
   const vectors = new SqliteVectors(ctx.sqlite, options);
   const { writes } = ctx;
   return {

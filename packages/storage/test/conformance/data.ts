@@ -49,6 +49,33 @@ export function dataConformance({ open }: BackendFactory): void {
       expect((await storage.stats()).projects).toEqual([]);
     });
 
+    it("finds every namespace whose events name a project's directory, earlier ids included", async () => {
+      const storage = await open();
+      const source = (projectPath?: string) => ({
+        surface: 'kiro-cli' as const,
+        version: '1.0.0',
+        client_id: 'test',
+        ...(projectPath ? { project_path: projectPath } : {}),
+      });
+      const before = '/actor/alice/project/app-1111/';
+      const after = '/actor/alice/project/app-2222/';
+      const elsewhere = '/actor/alice/project/app-3333/';
+      await storage.putEvent(event({ namespace: before, source: source('/src/app') }));
+      await storage.putEvent(event({ namespace: after, source: source('/src/app') }));
+      await storage.putEvent(event({ namespace: after, source: source('/src/app') }));
+      // Names are compared exactly: a sibling with the same prefix is another project.
+      await storage.putEvent(event({ namespace: elsewhere, source: source('/src/app-old') }));
+      await storage.putEvent(event({ namespace: OTHER, source: source() }));
+      expect(await storage.projectNamespaces(['/src/app'])).toEqual([before, after]);
+      expect(await storage.projectNamespaces(['/src/app', '/src/app-old'])).toEqual([
+        before,
+        after,
+        elsewhere,
+      ]);
+      expect(await storage.projectNamespaces(['/src/none'])).toEqual([]);
+      expect(await storage.projectNamespaces([])).toEqual([]);
+    });
+
     it('scans events in arrival order as stored text, and records page by page', async () => {
       const storage = await open();
       const events = Array.from({ length: 7 }, () => event());

@@ -82,6 +82,32 @@ export function eventsConformance({ open }: BackendFactory): void {
       expect(await storage.getEvents([])).toEqual([]);
     });
 
+    it('reads session, kind and time of events without their bodies', async () => {
+      const storage = await open();
+      const a = event({ session_id: 'session-a', kind: 'prompt' });
+      const b = event({ session_id: 'session-b', kind: 'tool_use' });
+      await storage.putEvent(a);
+      await storage.putEvent(b);
+      const heads = await storage.getEventHeads([b.event_id, 'missing', a.event_id, 'nul\u0000']);
+      expect(heads).toEqual([
+        {
+          eventId: b.event_id,
+          namespace: b.namespace,
+          sessionId: 'session-b',
+          kind: 'tool_use',
+          validTime: b.valid_time,
+        },
+        {
+          eventId: a.event_id,
+          namespace: a.namespace,
+          sessionId: 'session-a',
+          kind: 'prompt',
+          validTime: a.valid_time,
+        },
+      ]);
+      expect(await storage.getEventHeads([])).toEqual([]);
+    });
+
     it('lists newest first with cursor paging and exact namespace filtering', async () => {
       const storage = await open();
       const ids: string[] = [];

@@ -19,7 +19,12 @@ export type { BackendFactory } from './types.js';
 /**
  * The StorageBackend conformance suite: every behaviour other packages rely on, written
  * once and run against each backend (test/sqlite.conformance.test.ts,
- * test/postgres.conformance.test.ts), so the backends cannot drift apart.
+ * test/postgres.conformance.test.ts), so the backends cannot drift apart. One file per
+ * aggregate interface (src/stores/): events (EventStore), records and supersession
+ * (RecordStore), search (SearchStore), vectors (VectorStore), buffer (BufferStore), claims
+ * (ClaimStore), members (MemberStore), team (TeamStore), sharing (SharingStore), logs
+ * (LogStore), data (DataStore); totals (StatsStore) are checked beside the writes that
+ * change them, and lifecycle covers close and reopen.
  */
 export function describeStorageConformance(name: string, factory: BackendFactory): void {
   describe(`StorageBackend conformance: ${name}`, () => {

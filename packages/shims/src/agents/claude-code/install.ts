@@ -93,11 +93,10 @@ export const claudeCodeInstaller: AgentInstaller = {
       ...unmerged(mcpFile(ctx), ctx.show, withoutMcp, 'removes the kiro-learn MCP server'),
     ];
   },
+  personal: (ctx) => (ctx.scope === 'project' ? [settingsFile(ctx)] : []),
   notes: (ctx) =>
     ctx.scope === 'project'
-      ? [
-          'Claude Code: keep .claude/settings.local.json out of git (it is personal); commit .mcp.json.',
-        ]
+      ? ['Claude Code: .claude/settings.local.json is personal (git-ignored); commit .mcp.json.']
       : [],
 };
 

@@ -3,6 +3,7 @@ import { type FileChange, merged, type Shower, unmerged } from '../../init/files
 import type { AgentInstaller, InstallContext } from '../../init/installer.js';
 import { readText } from '../../init/json-file.js';
 import { type ClaudeGroup, mergeClaudeHooks, withoutClaudeHooks } from '../../init/merge.js';
+import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 import { tomlString, withoutTomlTable, withTomlTable } from './toml.js';
 
 const HOOKS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PreCompact', 'Stop'] as const;
@@ -26,7 +27,9 @@ export const codexInstaller: AgentInstaller = {
     const portable = ctx.scope === 'project';
     const command = ctx.hookCommand('codex', [], portable);
     // Codex matchers are regular expressions, and a group without one matches every tool.
-    const group: ClaudeGroup = { hooks: [{ type: 'command', command }] };
+    const group: ClaudeGroup = {
+      hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS.codex }],
+    };
     const groups = Object.fromEntries(HOOKS.map((event) => [event, group]));
     const changes: FileChange[] = [
       merged(

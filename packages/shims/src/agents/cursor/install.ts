@@ -7,14 +7,22 @@ import {
   withoutKiroAgentHooks,
   withoutMcp,
 } from '../../init/merge.js';
+import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
+/**
+ * Every tool reports through `postToolUse` / `postToolUseFailure` (shell commands, reads,
+ * searches, edits, MCP tools): the per-kind hooks (`afterShellExecution`, …) would record
+ * each tool twice.
+ */
 const HOOKS = [
   'sessionStart',
   'beforeSubmitPrompt',
-  'afterShellExecution',
-  'afterFileEdit',
-  'afterMCPExecution',
+  'postToolUse',
+  'postToolUseFailure',
   'afterAgentResponse',
+  'stop',
+  'preCompact',
+  'sessionEnd',
 ] as const;
 
 const cursorDir = (ctx: InstallContext) =>
@@ -34,7 +42,8 @@ export const cursorInstaller: AgentInstaller = {
   install(ctx) {
     const portable = ctx.scope === 'project';
     const command = ctx.hookCommand('cursor', [], portable);
-    const hooks = Object.fromEntries(HOOKS.map((event) => [event, [{ command }]]));
+    const timeout = HOOK_TIMEOUT_SECONDS.cursor;
+    const hooks = Object.fromEntries(HOOKS.map((event) => [event, [{ command, timeout }]]));
     const changes: FileChange[] = [
       merged(
         join(cursorDir(ctx), 'hooks.json'),

@@ -1,7 +1,10 @@
 /**
  * Cursor agent hook payloads (JSON on stdin; `.cursor/hooks.json`, `~/.cursor/hooks.json`,
- * `{"version": 1, "hooks": {<event>: [{command}]}}`), as in Cursor's hooks documentation.
- * camelCase event names; the conversation id is the session. Types only.
+ * `{"version": 1, "hooks": {<event>: [{command, timeout}]}}`), as in Cursor's hooks
+ * documentation (cursor.com/docs/agent/hooks). camelCase event names; the conversation id
+ * is the session. cursor-agent has been seen prefixing the JSON with a UTF-8 BOM. With
+ * "third-party configs" on, Cursor also runs Claude Code's hooks with these same payloads
+ * (`cursor_version` tells them apart). Types only.
  */
 
 export interface CursorBase {
@@ -70,6 +73,48 @@ export interface CursorStop extends CursorBase {
   loop_count: number;
 }
 
+/** Every tool, after it succeeded: shell commands, reads, searches, edits, MCP tools. */
+export interface CursorPostToolUse extends CursorBase {
+  hook_event_name: 'postToolUse';
+  /** `Shell`, `Read`, `Grep`, `Glob`, `Write`, `StrReplace`, …; an MCP tool by its own name. */
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  /** JSON text of the result (a shell command's carries its exit code). */
+  tool_output: string;
+  tool_use_id: string;
+  /** Milliseconds. */
+  duration: number;
+  cwd: string;
+}
+
+/** A tool that failed, timed out or was denied. */
+export interface CursorPostToolUseFailure extends CursorBase {
+  hook_event_name: 'postToolUseFailure';
+  tool_name: string;
+  tool_input: Record<string, unknown>;
+  tool_use_id: string;
+  error_message: string;
+  failure_type: 'error' | 'timeout' | 'permission_denied';
+  is_interrupt?: boolean;
+  duration: number;
+  cwd: string;
+}
+
+/** The context window is about to be compacted. */
+export interface CursorPreCompact extends CursorBase {
+  hook_event_name: 'preCompact';
+  trigger: 'auto' | 'manual';
+  context_usage_percent: number;
+}
+
+export interface CursorSessionEnd extends CursorBase {
+  hook_event_name: 'sessionEnd';
+  session_id: string;
+  reason: 'completed' | 'aborted' | 'error' | 'window_close' | 'user_close';
+  error_message?: string;
+  duration_ms: number;
+}
+
 export type CursorPayload =
   | CursorSessionStart
   | CursorBeforeSubmitPrompt
@@ -77,4 +122,8 @@ export type CursorPayload =
   | CursorAfterFileEdit
   | CursorAfterMCPExecution
   | CursorAfterAgentResponse
-  | CursorStop;
+  | CursorPostToolUse
+  | CursorPostToolUseFailure
+  | CursorPreCompact
+  | CursorStop
+  | CursorSessionEnd;

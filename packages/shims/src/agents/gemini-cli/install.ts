@@ -8,6 +8,7 @@ import {
   withoutClaudeHooks,
   withoutMcp,
 } from '../../init/merge.js';
+import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
 const HOOKS: Record<string, string | undefined> = {
   SessionStart: undefined,
@@ -44,8 +45,8 @@ export const geminiInstaller: AgentInstaller = {
               type: 'command',
               command,
               name: 'kiro-learn',
-              timeout: 10_000,
-            } as ClaudeGroup['hooks'][number],
+              timeout: (HOOK_TIMEOUT_SECONDS['gemini-cli'] ?? 10) * 1000,
+            },
           ],
         },
       ]),

@@ -10,6 +10,7 @@ import {
   withoutKiroAgentHooks,
   withoutMcp,
 } from '../../init/merge.js';
+import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
 const WORKSPACE_TRIGGERS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'] as const;
 const AGENT_TRIGGERS = ['agentSpawn', 'userPromptSubmit', 'postToolUse', 'stop'] as const;
@@ -39,7 +40,7 @@ function workspaceHooks(ctx: InstallContext): FileChange {
     trigger,
     ...(trigger === 'PostToolUse' ? { matcher: '.*' } : {}),
     action: { type: 'command', command: ctx.hookCommand('kiro', args, portable(ctx)) },
-    timeout: 10,
+    timeout: HOOK_TIMEOUT_SECONDS['kiro-ide'],
     enabled: true,
   }));
   return owned(
@@ -52,10 +53,12 @@ function workspaceHooks(ctx: InstallContext): FileChange {
 
 function agentHooks(ctx: InstallContext): KiroAgentHooks {
   const command = ctx.hookCommand('kiro', [], portable(ctx));
+  // Agent-config hooks take their timeout in milliseconds (`timeout_ms`).
+  const timeout_ms = (HOOK_TIMEOUT_SECONDS['kiro-cli'] ?? 10) * 1000;
   return Object.fromEntries(
     AGENT_TRIGGERS.map((trigger) => [
       trigger,
-      [trigger === 'postToolUse' ? { matcher: '*', command } : { command }],
+      [trigger === 'postToolUse' ? { matcher: '*', command, timeout_ms } : { command, timeout_ms }],
     ]),
   );
 }

@@ -1,0 +1,239 @@
+// What retrieval holds back, on a real SQLite store: the prompt coming back as memory,
+// records that say nothing, context for prompts with no subject, what the agent of the
+// session still holds (its own turns until a compaction, records shown for the subject).
+import { type Event, newEventId } from '@kiro-learn/schema';
+import { describe, expect, it } from 'vitest';
+import { createRetriever } from '../src/index.js';
+import { NS, openTemp, record } from './helpers.js';
+
+function event(overrides: Partial<Event> & Pick<Event, 'session_id' | 'kind'>): Event {
+  return {
+    event_id: newEventId(),
+    actor_id: 'alice',
+    namespace: NS,
+    schema_version: 1,
+    body: { type: 'text', content: '' },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'claude-code', version: '1', client_id: 'c' },
+    ...overrides,
+  };
+}
+
+const pool = () =>
+  record({
+    title: 'Postgres pool exhausted under load',
+    summary: 'Raised the pool from 10 to 40 connections; PGBOUNCER in transaction mode.',
+    facts: ['DATABASE_POOL_MAX=40 in .env.production'],
+    files_touched: ['src/db/pool.ts'],
+    observation_type: 'error',
+  });
+
+describe('never the prompt itself', () => {
+  it('leaves out a record that only restates the prompt, whatever wrote it', async () => {
+    const storage = await openTemp();
+    const answer = pool();
+    // The built-in extractor before "What gets stored", and an LLM's rewording.
+    const builtin = record({
+      title: 'why is the postgres pool exhausted',
+      summary: 'Request: why is the postgres pool exhausted under load?\nNo tools were used.',
+      observation_type: 'session_summary',
+    });
+    const llm = record({
+      title: 'User asked about the exhausted Postgres pool',
+      summary: 'The user asked why the Postgres pool is exhausted under load.',
+      observation_type: 'session_summary',
+    });
+    for (const r of [answer, builtin, llm]) await storage.putRecord(r);
+    const retriever = createRetriever({ storage });
+    const prompt = 'why is the postgres pool exhausted under load?';
+
+    expect((await retriever.retrieve({ namespace: NS, prompt })).records).toEqual([
+      answer.record_id,
+    ]);
+    // A near-identical wording, and the search the CLI and MCP tools use.
+    expect(
+      (await retriever.retrieve({ namespace: NS, prompt: 'postgres pool exhausted again' }))
+        .records,
+    ).toEqual([answer.record_id]);
+    expect(
+      (await retriever.search({ namespace: NS, query: prompt })).map((hit) => hit.record.record_id),
+    ).toEqual([answer.record_id]);
+  });
+
+  it('keeps a record of the same question that carries its answer', async () => {
+    const storage = await openTemp();
+    const answered = record({
+      title: 'what port does the collector listen on',
+      summary:
+        'Request: what port does the collector listen on?\nOutcome: 21100 by default; KIRO_LEARN_PORT overrides it.',
+      observation_type: 'session_summary',
+    });
+    await storage.putRecord(answered);
+    const result = await createRetriever({ storage }).retrieve({
+      namespace: NS,
+      prompt: 'what port does the collector listen on?',
+    });
+    expect(result.records).toEqual([answered.record_id]);
+  });
+
+  it('never injects a record that says nothing', async () => {
+    const storage = await openTemp();
+    await storage.putRecord(
+      record({ title: 'continue', summary: 'Request: continue\nNo tools were used.' }),
+    );
+    await storage.putRecord(record({ title: 'Done.', summary: 'Done.' }));
+    const retriever = createRetriever({ storage });
+    for (const prompt of ['continue with the pool', 'done with the pool?']) {
+      expect((await retriever.retrieve({ namespace: NS, prompt })).records).toEqual([]);
+    }
+  });
+});
+
+describe('context in proportion to the prompt', () => {
+  it('gives a prompt with no subject of its own nothing', async () => {
+    const storage = await openTemp();
+    await storage.putRecord(pool());
+    await storage.putRecord(
+      record({
+        title: 'Continue the import after a crash',
+        summary: 'Imports resume from the last line.',
+      }),
+    );
+    await storage.putRecord(
+      record({ title: 'Option 2 of the retry policy', summary: 'Two retries, 1 s apart.' }),
+    );
+    const retriever = createRetriever({ storage });
+    for (const prompt of [
+      'yes',
+      '2',
+      'continue',
+      'ok do it',
+      'yes please, go ahead with option 2',
+    ]) {
+      expect((await retriever.retrieve({ namespace: NS, prompt })).context, prompt).toBe('');
+    }
+    expect(
+      (await retriever.retrieve({ namespace: NS, prompt: 'continue the import' })).records,
+    ).toHaveLength(1);
+  });
+});
+
+describe('nothing the agent still holds', () => {
+  it("leaves out the session's own records until a compaction, then gives them back", async () => {
+    const storage = await openTemp();
+    const earlier = event({ session_id: 'old', kind: 'prompt' });
+    const mine = event({ session_id: 'now', kind: 'prompt' });
+    for (const e of [earlier, mine]) await storage.putEvent(e);
+    const fromBefore = { ...pool(), source_event_ids: [earlier.event_id] };
+    const fromThisSession = record({
+      title: 'Postgres pool raised again to 60',
+      summary: 'Forty was not enough at the Monday peak; sixty holds with room to spare.',
+      facts: ['DATABASE_POOL_MAX=60'],
+      source_event_ids: [mine.event_id],
+    });
+    await storage.putRecord(fromBefore);
+    await storage.putRecord(fromThisSession);
+    const retriever = createRetriever({ storage });
+    const ask = (sessionId: string, prompt = 'postgres pool exhausted') =>
+      retriever.retrieve({ namespace: NS, prompt, sessionId });
+
+    expect((await ask('now')).records).toEqual([fromBefore.record_id]);
+    // Another session may have it: it is memory there.
+    expect((await ask('other')).records).toContain(fromThisSession.record_id);
+
+    // The agent compacts its context: what came before is no longer in its window, and the
+    // session start that follows may bring it back.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(
+      (await retriever.sessionStart({ namespace: NS, sessionId: 'now', reason: 'resume' })).records,
+    ).not.toContain(fromThisSession.record_id);
+    expect(
+      (await retriever.sessionStart({ namespace: NS, sessionId: 'now', reason: 'compact' }))
+        .records,
+    ).toContain(fromThisSession.record_id);
+  });
+
+  it('reads a compaction from the stored session-start note after a restart', async () => {
+    const storage = await openTemp();
+    const turn = event({
+      session_id: 's',
+      kind: 'prompt',
+      valid_time: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await storage.putEvent(turn);
+    const held = { ...pool(), source_event_ids: [turn.event_id] };
+    await storage.putRecord(held);
+    expect(
+      (
+        await createRetriever({ storage }).retrieve({
+          namespace: NS,
+          prompt: 'postgres pool',
+          sessionId: 's',
+        })
+      ).records,
+    ).toEqual([]);
+    await storage.putEvent(
+      event({
+        session_id: 's',
+        kind: 'note',
+        body: { type: 'json', data: { hook: 'SessionStart', source: 'compact' } },
+      }),
+    );
+    const restarted = createRetriever({ storage });
+    expect(
+      (await restarted.retrieve({ namespace: NS, prompt: 'postgres pool', sessionId: 's' }))
+        .records,
+    ).toEqual([held.record_id]);
+  });
+
+  it('shows a record again for a prompt on another subject, not for the same one', async () => {
+    const storage = await openTemp();
+    const r = pool();
+    await storage.putRecord(r);
+    const retriever = createRetriever({ storage });
+    const ask = (prompt: string) => retriever.retrieve({ namespace: NS, prompt, sessionId: 's' });
+
+    expect((await ask('postgres pool exhausted under load')).records).toEqual([r.record_id]);
+    expect((await ask('the postgres pool is exhausted again')).records).toEqual([]);
+    // Another subject that this record answers too: a file it touched.
+    expect((await ask('what does src/db/pool.ts configure for retries?')).records).toEqual([
+      r.record_id,
+    ]);
+    // And after a restart the log says the same.
+    await retriever.flush();
+    const restarted = createRetriever({ storage });
+    expect(
+      (
+        await restarted.retrieve({
+          namespace: NS,
+          prompt: 'postgres pool exhausted',
+          sessionId: 's',
+        })
+      ).records,
+    ).toEqual([]);
+  });
+});
+
+describe('search narrowed to a type or a file', () => {
+  it('ranks like retrieval and keeps only matching records', async () => {
+    const storage = await openTemp();
+    const error = pool();
+    const note = record({
+      title: 'Postgres pool sizing notes',
+      summary: 'Pool size is connections per pod times pods, under max_connections.',
+      files_touched: ['docs/db.md'],
+      observation_type: 'discovery',
+    });
+    for (const r of [error, note]) await storage.putRecord(r);
+    const retriever = createRetriever({ storage });
+    const ids = async (request: Parameters<typeof retriever.search>[0]) =>
+      (await retriever.search(request)).map((hit) => hit.record.record_id);
+    expect(await ids({ namespace: NS, query: 'postgres pool' })).toHaveLength(2);
+    expect(await ids({ namespace: NS, query: 'postgres pool', type: 'error' })).toEqual([
+      error.record_id,
+    ]);
+    expect(await ids({ namespace: NS, query: 'postgres pool', file: 'db.md' })).toEqual([
+      note.record_id,
+    ]);
+  });
+});
