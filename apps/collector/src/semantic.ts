@@ -47,8 +47,9 @@ export interface Semantic {
   status(): Promise<SemanticStatus>;
   /**
    * Embeds and stores the vectors of just-saved records, so they are found by meaning as
-   * soon as the save returns; waits for a model still loading. Never throws (a record it
-   * could not embed is picked up by the background catch-up).
+   * soon as the save returns; waits up to 2 s for a model still loading (the catch-up
+   * after the load embeds them otherwise). Never throws (a record it could not embed is
+   * picked up by the background catch-up).
    */
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
   /** Records may be missing vectors (an extraction stored some): embed them in the background. */
@@ -68,6 +69,8 @@ export interface Semantic {
 export type EmbedderLoader = typeof loadEmbedder;
 
 const PAGE = 32;
+/** How long a save waits for a model that is still loading (see embedRecords). */
+const LOADING_WAIT_MS = 2000;
 
 /**
  * Starts loading the model in the background (a worker thread: start-up and /healthz
@@ -209,7 +212,15 @@ export function createSemantic(
       busy = fn;
     },
     async embedRecords(records) {
-      const embedder = model ?? (await loading);
+      // A model still loading is waited for a moment only: on a busy machine loading takes
+      // many seconds, and a save (the MCP tools give up after 5 s) must not wait for it.
+      // The catch-up that runs once it has loaded embeds these records then.
+      const embedder =
+        model ??
+        (await Promise.race([
+          loading,
+          new Promise<undefined>((resolve) => setTimeout(resolve, LOADING_WAIT_MS).unref()),
+        ]));
       if (!embedder || closed || records.length === 0) return;
       try {
         await embedAndStore(embedder, records);

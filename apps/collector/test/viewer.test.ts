@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -288,7 +289,15 @@ async function shot(name: string, fullPage = false): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
 beforeAll(async () => {
+  // One clear line when the browser is missing (the test command's summary repeats it).
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: the viewer tests need it. Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to its executable.`,
+    );
+  }
   dir = await mkdtemp(join(tmpdir(), 'kiro-learn-viewer-'));
   const assetsDir = join(dir, 'ui');
   await promisify(execFile)(process.execPath, [join(APP_DIR, 'viewer/build.mjs'), assetsDir]);
@@ -301,7 +310,7 @@ beforeAll(async () => {
   base = collector.url;
   stop = collector.close;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: [
       '--headless',
@@ -340,7 +349,7 @@ afterEach(async (test) => {
 afterAll(async () => {
   await context?.close();
   await stop?.();
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('viewer', () => {

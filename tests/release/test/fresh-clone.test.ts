@@ -21,6 +21,7 @@ const lines = (ran: Ran) => said(ran).split('\n').filter(Boolean);
 
 /** A Claude Code payload from the repository's fixtures, for this session and project. */
 function payload(event: string, project: string, fields: object = {}): string {
+  // fields may name another session_id (a new session); the fixture's own never leaks in.
   const fixture = JSON.parse(
     readFileSync(
       join(repoRoot, 'tests/e2e/fixtures/hook-payloads/claude-code', `${event}.json`),
