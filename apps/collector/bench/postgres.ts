@@ -11,21 +11,18 @@
 // Targets are run interleaved, BENCH_ROUNDS times (default 2), median req/s kept.
 // PostgreSQL: KIRO_LEARN_TEST_POSTGRES_URL (a fresh database, dropped after), else a
 // throwaway embedded PostgreSQL. BENCH_MS sets the run length. Asserts nothing.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { newEventId } from '@kiro-learn/schema';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
+import { type IngestServer, ingestLoad, startIngestServer } from './harness.ts';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const COLLECTOR_CPU = Number(process.env['BENCH_COLLECTOR_CPU'] ?? 0.3);
 const CGROUP_CPU = '/sys/fs/cgroup/cpu';
-const WARMUP_MS = 500;
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 
 function payload(): string {
   return JSON.stringify({
@@ -46,12 +43,6 @@ function payload(): string {
     valid_time: new Date().toISOString(),
     source: { surface: 'kiro-cli', version: '1.2.0', client_id: 'bench' },
   });
-}
-
-interface Server {
-  port: number;
-  mark(): void;
-  stop(): Promise<number>;
 }
 
 /** A cgroup (v1 cpu) capped at `cores` of a core, or undefined where none can be made. */
@@ -78,97 +69,27 @@ function cpuCap(cores: number): { add(pid: number): void; remove(): void } | und
   };
 }
 
+/** An ingest server, its process capped at `capCores` of a core when given. */
 async function startServer(
   mode: string,
   env: NodeJS.ProcessEnv = {},
   capCores?: number,
-): Promise<Server> {
-  const child = spawn(process.execPath, [...process.execArgv, SERVER, mode], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
+): Promise<IngestServer> {
   const cap = capCores === undefined ? undefined : cpuCap(capCores);
   if (capCores !== undefined && !cap) {
-    child.kill('SIGKILL');
     throw new Error(`cannot make a cgroup under ${CGROUP_CPU} (needs root and cgroup v1 cpu)`);
   }
-  cap?.add(child.pid!);
-  const lines: string[] = [];
-  const port = await new Promise<number>((resolve) => {
-    child.stdout.on('data', (d) => {
-      lines.push(...String(d).trim().split('\n'));
-      if (lines.length === 1) resolve(Number(lines[0]));
-    });
+  const server = await startIngestServer(mode, {
+    env,
+    ...(cap ? { onSpawn: (pid: number) => cap.add(pid) } : {}),
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
-    port,
-    mark: () => child.kill('SIGUSR2'),
+    ...server,
     stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
+      const cpu = await server.stop();
       cap?.remove();
-      return Number(lines.at(-1));
+      return cpu;
     },
-  };
-}
-
-function post(agent: Agent, port: number, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/v1/events',
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** `clients` keep-alive clients spread over `servers` round robin. */
-async function run(servers: Server[], clients: number) {
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const latencies: number[] = [];
-  let errors = 0;
-  const warmEnd = performance.now() + WARMUP_MS;
-  setTimeout(() => {
-    for (const s of servers) s.mark();
-  }, WARMUP_MS);
-  const end = warmEnd + DURATION_MS;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, n) => {
-      const { port } = servers[n % servers.length]!;
-      for (;;) {
-        const body = payload();
-        const started = performance.now();
-        if (started >= end) return;
-        const status = await post(agent, port, body);
-        if (status !== 200) errors++;
-        if (started >= warmEnd) latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  agent.destroy();
-  let cpuMicros = 0;
-  for (const s of servers) cpuMicros += await s.stop();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return {
-    rps: latencies.length / (DURATION_MS / 1000),
-    p50: at(0.5),
-    p99: at(0.99),
-    errors,
-    cpu: cpuMicros / Math.max(1, latencies.length),
   };
 }
 
@@ -253,7 +174,7 @@ try {
     const first = await startServer('postgres', onPostgres(schema), cap);
     return [first, await startServer('postgres', onPostgres(schema), cap)];
   };
-  type Target = [string, number, () => Promise<Server[]> | Row | { error: string }];
+  type Target = [string, number, () => Promise<IngestServer[]> | Row | { error: string }];
   const targets: Target[] = [];
   for (const clients of [1, 8]) {
     targets.push(
@@ -289,7 +210,9 @@ try {
       const key = `${clients}|${name}`;
       try {
         const started = await start();
-        const row = Array.isArray(started) ? await run(started, clients) : started;
+        const row = Array.isArray(started)
+          ? await ingestLoad(started, clients, DURATION_MS, payload)
+          : started;
         if ('error' in row) failed.set(key, row.error);
         else results.set(key, [...(results.get(key) ?? []), row]);
       } catch (error) {

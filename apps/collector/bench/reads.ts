@@ -5,14 +5,14 @@
 // (`thread`, as the daemon runs). The baseline is the same POSTs with no reads, in the same
 // run. Prints the median, p99 and worst POST latency, and the server's event-loop delay
 // (p99, max). BENCH_MS sets each phase's length, BENCH_READS the paths read (space-separated).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { httpRequest, quantile, spawnServer } from './harness.ts';
 
 const PHASE_MS = Number(process.env['BENCH_MS'] ?? 5000);
 const SERVER = fileURLToPath(new URL('./reads-server.ts', import.meta.url));
@@ -77,64 +77,19 @@ function event(namespace: string, content: string) {
   };
 }
 
-function call(port: number, method: string, path: string, body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method,
-        agent: false,
-        headers: body ? { 'Content-Type': 'application/json' } : {},
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const call = async (port: number, method: string, path: string, body?: string) =>
+  (await httpRequest(port, method, path, body === undefined ? {} : { body })).status;
 
 async function startServer(mode: string, path: string) {
-  const child = spawn(process.execPath, [...process.execArgv, SERVER, mode, path], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines: string[] = [];
-  let waiting: ((line: string) => void) | undefined;
-  let rest = '';
-  child.stdout.on('data', (d) => {
-    rest += String(d);
-    for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n')) {
-      const line = rest.slice(0, i);
-      rest = rest.slice(i + 1);
-      if (waiting) {
-        waiting(line);
-        waiting = undefined;
-      } else lines.push(line);
-    }
-  });
-  const nextLine = () =>
-    new Promise<string>((resolve) => {
-      const line = lines.shift();
-      if (line !== undefined) resolve(line);
-      else waiting = resolve;
-    });
-  const port = Number(await nextLine());
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const server = await spawnServer([SERVER, mode, path]);
   return {
-    port,
+    port: Number(server.first),
     /** The server's event-loop delay since the last call (p99, max in ms). */
     loopDelay: async () => {
-      child.kill('SIGUSR2');
-      return JSON.parse(await nextLine()) as { p99: number; max: number };
+      server.child.kill('SIGUSR2');
+      return JSON.parse(await server.nextLine()) as { p99: number; max: number };
     },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => server.stop(),
   };
 }
 
@@ -183,12 +138,10 @@ async function phase(
   await reader;
   const loop = await server.loopDelay();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return {
     posts: latencies.length,
-    p50: at(0.5),
-    p99: at(0.99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     max: latencies.at(-1) ?? 0,
     reads,
     failed,

@@ -8,9 +8,9 @@
 // they hold, and embedding 100 000 records first would take the bench hours.
 // Prints median and p99; asserts nothing. BENCH_PROJECTS=20 spreads the records over
 // that many projects (the prompts still go to one of them).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import {
   newUlid,
 } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { httpRequest, quantile, spawnServer } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 100_000);
 const PROJECTS = Number(process.env['BENCH_PROJECTS'] ?? 1);
@@ -106,8 +107,7 @@ const prompts = Array.from(
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-  return { median: at(0.5), p99: at(0.99) };
+  return { median: quantile(s, 0.5), p99: quantile(s, 0.99) };
 };
 const row = (what: string, s: { median: number; p99: number }) =>
   console.log(
@@ -115,48 +115,12 @@ const row = (what: string, s: { median: number; p99: number }) =>
   );
 
 async function server(args: string[]) {
-  const child = spawn(process.execPath, [...process.execArgv, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return {
-    port,
-    rssMb: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-    },
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  const s = await spawnServer(args);
+  return { port: Number(s.first), rssMb: () => s.rssMb(), stop: () => s.stop() };
 }
 
-function post(agent: Agent, port: number, path: string, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = async (agent: Agent, port: number, path: string, body: string) =>
+  (await httpRequest(port, 'POST', path, { agent, body })).text;
 
 async function measure(port: number, namespace: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -11,7 +11,7 @@
 // Lexical retrieval (no embedding model) and the built-in extractor. Asserts nothing.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { httpRequest } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 2000);
 const PROMPTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
@@ -99,7 +100,7 @@ async function freePort(): Promise<number> {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-function http(
+async function http(
   port: number,
   method: string,
   path: string,
@@ -108,38 +109,16 @@ function http(
   // biome-ignore lint/suspicious/noExplicitAny: a benchmark reads fields it knows are there
 ): Promise<{ status: number; json: any }> {
   const raw = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: {
-          Host: `127.0.0.1:${port}`,
-          ...(raw ? { 'Content-Type': 'application/json' } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(raw);
+  const { status, text } = await httpRequest(port, method, path, {
+    agent,
+    headers,
+    ...(raw === undefined ? {} : { body: raw }),
   });
+  try {
+    return { status, json: JSON.parse(text) };
+  } catch {
+    return { status, json: undefined };
+  }
 }
 
 const homes: string[] = [];

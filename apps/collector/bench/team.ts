@@ -6,11 +6,11 @@
 // the authors. Prints records/s, p50 and p99. PostgreSQL: KIRO_LEARN_TEST_POSTGRES_URL (a
 // fresh database, dropped after), else a throwaway embedded PostgreSQL. BENCH_RECORDS sets
 // the pushes per run. Asserts nothing.
-import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { newEventId, newRecordId, teamNamespace } from '@kiro-learn/schema';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
+import { fmt, httpRequest, quantile, spawnServer } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 2000);
 const SEARCHES = 400;
@@ -24,33 +24,14 @@ const WORDS = (
 const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)]!;
 const phrase = (n: number) => Array.from({ length: n }, pick).join(' ');
 
-function call(
+const call = async (
   agent: Agent,
   port: number,
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: { ...headers, Host: `127.0.0.1:${port}` },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+) => (await httpRequest(port, method, path, { agent, headers, ...(body ? { body } : {}) })).status;
 
 interface Server {
   port: number;
@@ -59,27 +40,10 @@ interface Server {
 }
 
 async function startServer(backend: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
-  const child = spawn(process.execPath, [...process.execArgv, SERVER, backend], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  const first = await new Promise<string>((resolve) => {
-    child.stdout.once('data', (d) => resolve(String(d).trim().split('\n')[0]!));
-  });
-  const { port, token } = JSON.parse(first) as { port: number; token: string };
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    port,
-    token,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await spawnServer([SERVER, backend], { env });
+  const { port, token } = JSON.parse(server.first) as { port: number; token: string };
+  return { port, token, stop: () => server.stop() };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** `count` requests from `clients` keep-alive clients; latencies in ms, and the wall time. */
 async function load(
@@ -108,8 +72,8 @@ async function load(
   latencies.sort((a, b) => a - b);
   return {
     rate: count / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
     errors,
   };
 }
@@ -161,8 +125,6 @@ function push(server: Server) {
     );
   };
 }
-
-const fmt = (n: number, digits = 2) => n.toFixed(digits).padStart(9);
 
 const pg = await startTestPostgres();
 try {

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, tempHome } from './child.js';
 
 const pkgDir = fileURLToPath(new URL('../', import.meta.url));
 const pluginDir = join(pkgDir, 'claude-plugin');

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { CLI, cli, envFor, freePort, healthy, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cli, envFor, freePort, healthy, tempHome } from './child.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;

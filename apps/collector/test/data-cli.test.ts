@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { cli, envFor, freePort, spawnCollector, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, spawnForeground, tempHome } from './child.js';
 import { makeEvent, send } from './helpers.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -28,7 +28,7 @@ async function setup() {
 }
 
 async function running(env: NodeJS.ProcessEnv, port: number) {
-  const daemon = await spawnForeground(env, port);
+  const daemon = await spawnCollector(env, port);
   cleanups.push(async () => {
     daemon.child.kill('SIGTERM');
     await daemon.exited;

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
+import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, tempHome } from './child.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(() => {

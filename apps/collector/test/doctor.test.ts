@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
+import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, tempHome } from './child.js';
 import { makeEvent } from './helpers.js';
 
 const cleanups: Array<() => unknown> = [];

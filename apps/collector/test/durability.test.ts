@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { envFor, freePort, post, spawnCollector, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envFor, freePort, post, spawnForeground, tempHome } from './child.js';
 import { makeEvent, send } from './helpers.js';
 
 let home: string | undefined;
@@ -44,7 +44,7 @@ describe('durability', () => {
     home = tempHome();
     const port = await freePort();
     const env = envFor(home, port);
-    const first = await spawnForeground(env, port);
+    const first = await spawnCollector(env, port);
     const load = flood(port, 8);
     while (load.acked.length < 300) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL');
@@ -53,7 +53,7 @@ describe('durability', () => {
     const acked = [...load.acked];
     expect(acked.length).toBeGreaterThanOrEqual(300);
 
-    const second = await spawnForeground(env, port);
+    const second = await spawnCollector(env, port);
     try {
       expect(await missing(port, acked)).toEqual([]);
     } finally {
@@ -66,15 +66,15 @@ describe('durability', () => {
     home = tempHome();
     const port = await freePort();
     const env = envFor(home, port);
-    const first = await spawnForeground(env, port);
+    const first = await spawnCollector(env, port);
     const load = flood(port, 16);
     while (load.acked.length < 100) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    expect((await first.exited).code).toBe(0);
     await load.stop();
     expect(first.output()).toMatch(/SIGTERM: finishing in-flight requests/);
 
-    const second = await spawnForeground(env, port);
+    const second = await spawnCollector(env, port);
     try {
       expect(await missing(port, [...load.acked])).toEqual([]);
     } finally {

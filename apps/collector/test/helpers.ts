@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import pg from 'pg';
 import { type Collector, type CollectorOptions, createCollector } from '../src/app.js';
+import { runCli } from '../src/commands/index.js';
 import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
 
 export interface Running {
@@ -106,4 +108,45 @@ export function makeEvent(overrides: Partial<Event> = {}): Event {
     source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
     ...overrides,
   };
+}
+
+/** Runs `kiro-learn <args>` in this process; returns the exit code and what it printed. */
+export async function runCliHere(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (text: string) => void) =>
+    ({
+      write: (chunk: string) => {
+        append(String(chunk));
+        return true;
+      },
+    }) as unknown as NodeJS.WritableStream;
+  const code = await runCli(args, {
+    env,
+    cwd,
+    stdout: sink((t) => {
+      stdout += t;
+    }),
+    stderr: sink((t) => {
+      stderr += t;
+    }),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Rows of one query in a PostgreSQL schema, on a connection of its own. */
+export async function pgRows<T extends pg.QueryResultRow>(
+  url: string,
+  schema: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${schema}`);
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,27 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { cliAsync as kiro } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
-
-import { CLI } from './child.js';
 import { makeEvent, send } from './helpers.js';
-
-const run = promisify(execFile);
-
-/** `kiro-learn <args>` as a child, without blocking this process (it serves the collector). */
-async function kiro(args: string[], env: NodeJS.ProcessEnv) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
 
 const ADMIN_TOKEN = 'admin-token-of-the-team-server-0123456789';
 let home: string;

@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
 import type { Event } from '@kiro-learn/schema';
+import { CLI, freePort, healthy, waitFor as until } from '@kiro-learn/test-harness';
 import { type EmbeddedServer, freshSchema, startEmbeddedServer } from '@kiro-learn/test-postgres';
-import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
-import { CLI, freePort, healthy } from './child.js';
-import { makeEvent, send } from './helpers.js';
+import { makeEvent, pgRows as rows, send } from './helpers.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -37,31 +36,6 @@ async function daemonOn(url: string, settings: Record<string, unknown>): Promise
   });
   cleanups.push(() => daemon.stop());
   return daemon;
-}
-
-async function rows<T extends pg.QueryResultRow>(
-  url: string,
-  schema: string,
-  text: string,
-  values: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${schema}`);
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const portOf = (daemon: Daemon) => Number(new URL(daemon.url).port);

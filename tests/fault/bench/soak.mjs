@@ -8,11 +8,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { newEventId } from '@kiro-learn/schema';
+import { CLI, freePort, post, sleep } from '@kiro-learn/test-harness';
 import {
   environment,
   fmt,
@@ -23,21 +23,7 @@ import {
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 8);
-const CLI = fileURLToPath(new URL('../../../apps/collector/dist/cli.js', import.meta.url));
 const NS = '/actor/dev/project/soak/';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-  });
-}
 
 function rssMiB(pid) {
   const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -70,28 +56,6 @@ function event(i) {
     valid_time: new Date().toISOString(),
     source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'soak' },
   };
-}
-
-function post(agent, port, path, body) {
-  const data = JSON.stringify(body);
-  return new Promise((done) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => done(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', () => done(0));
-    req.end(data);
-  });
 }
 
 function get(agent, port, path) {

@@ -1,110 +1,35 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { type Event, newEventId } from '@kiro-learn/schema';
+import {
+  post,
+  envFor as sharedEnvFor,
+  tempHome as sharedTempHome,
+  sleep,
+} from '@kiro-learn/test-harness';
 
-export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
-/** The built CLI: faults are injected into what users run (turbo builds before test). */
-export const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
+export {
+  CLI,
+  type CollectorChild,
+  cli as kiroLearn,
+  cliAsync as kiroLearnAsync,
+  freePort,
+  healthy,
+  post,
+  removeHomes,
+  repoRoot,
+  sleep,
+  spawnCollector,
+} from '@kiro-learn/test-harness';
+
 export const NS = '/actor/dev/project/fault/';
 
-const homes: string[] = [];
 /** A fresh data dir, removed by `removeHomes`. */
-export function tempHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'kl-fault-'));
-  homes.push(home);
-  return home;
-}
-export function removeHomes(): void {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-}
+export const tempHome = () => sharedTempHome('kl-fault-');
 
-/** A port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
-
+/** A collector's environment, extracting with the built-in extractor. */
 export function envFor(home: string, port: number, extra: Record<string, string> = {}) {
-  return {
-    ...process.env,
-    KIRO_LEARN_HOME: home,
-    KIRO_LEARN_PORT: String(port),
-    KIRO_LEARN_EXTRACTOR: 'builtin',
-    ...extra,
-  };
-}
-
-/** `kiro-learn <args>` to completion. */
-export function kiroLearn(args: string[], env: NodeJS.ProcessEnv) {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    env,
-    encoding: 'utf8',
-    timeout: 90_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** A collector child process (`start --foreground`), as a user's terminal would run it. */
-export interface CollectorChild {
-  child: ChildProcess;
-  pid: number;
-  /** Resolves with the exit code (null when killed by a signal) and the signal. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-}
-
-/** Spawns `kiro-learn start --foreground`; resolves once it answers (or rejects if it exits). */
-export async function spawnCollector(
-  env: NodeJS.ProcessEnv,
-  port: number,
-  args: string[] = [],
-): Promise<CollectorChild> {
-  const child = spawn(process.execPath, [...args, CLI, 'start', '--foreground'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the collector exited early: ${output}`);
-    }
-    if (await healthy(port)) break;
-    await sleep(50);
-  }
-  return { child, pid: child.pid!, exited, output: () => output };
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export function healthy(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const req = request({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
-      res.resume();
-      done(res.statusCode === 200);
-    });
-    req.on('error', () => done(false));
-    req.setTimeout(2000, () => req.destroy());
-    req.end();
-  });
+  return sharedEnvFor(home, port, { KIRO_LEARN_EXTRACTOR: 'builtin', ...extra });
 }
 
 /** A valid event of the fault namespace. */
@@ -124,30 +49,6 @@ export function makeEvent(overrides: Partial<Event> = {}): Event {
     source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'fault' },
     ...overrides,
   };
-}
-
-/** POSTs JSON; resolves to the status, or 0 when the connection failed. */
-export function post(agent: Agent, port: number, path: string, body: unknown): Promise<number> {
-  const data = JSON.stringify(body);
-  return new Promise((done) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => done(res.statusCode ?? 0));
-        res.on('error', () => done(0));
-      },
-    );
-    req.on('error', () => done(0));
-    req.end(data);
-  });
 }
 
 /** Sends events from `clients` keep-alive clients until `stop()`; collects the acknowledged ids. */
@@ -230,21 +131,4 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** `kiro-learn <args>` as a child, without blocking this process. */
-export function kiroLearnAsync(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
 }

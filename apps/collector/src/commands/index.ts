@@ -34,7 +34,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   gc: () => import('./gc.js').then((m) => m.gc),
   pause: () => import('./pause.js').then((m) => m.pause),
   resume: () => import('./pause.js').then((m) => m.resume),
-  team: () => import('./team.js').then((m) => m.team),
+  team: () => import('./team/index.js').then((m) => m.team),
 };
 
 /** The command names, in `--help` order. */

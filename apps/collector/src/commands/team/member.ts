@@ -11,20 +11,14 @@ import {
   writeShareMarker,
   writeUnshared,
 } from '@kiro-learn/team';
-import { loadSettings } from '../config/load.js';
-import { teamTokenPath } from '../config/team-token.js';
-import { CollectorError } from '../errors.js';
-import { api, cliAddress, probeRunning } from '../lifecycle/client.js';
-import { daemonFiles } from '../lifecycle/files.js';
-import { line, parseCommandArgs } from './args.js';
-import type { CommandIO } from './types.js';
-
-/** One `kiro-learn team <sub>` subcommand of a developer's machine. */
-export interface TeamSubcommand {
-  name: string;
-  usage: string;
-  run(args: string[], io: CommandIO): Promise<number>;
-}
+import { loadSettings } from '../../config/load.js';
+import { teamTokenPath } from '../../config/team-token.js';
+import { CollectorError } from '../../errors.js';
+import { api, cliAddress, probeRunning } from '../../lifecycle/client.js';
+import { daemonFiles } from '../../lifecycle/files.js';
+import { line } from '../args.js';
+import type { CommandIO } from '../types.js';
+import { type Subcommand, subcommand } from './subcommand.js';
 
 /** The data dir (created 0700 when missing) of this CLI's collector. */
 const home = (io: CommandIO) => ensureDataDir(cliAddress(io.env).home);
@@ -127,17 +121,11 @@ function collectorLine(told: Awaited<ReturnType<typeof tellCollector>>, done: st
     : 'No collector is running: it takes this when it starts (kiro-learn start).';
 }
 
-const join_: TeamSubcommand = {
-  name: 'join',
-  usage:
-    'kiro-learn team join <url> --token <token>     join a team memory server (checks who you are there)',
-  async run(args, io) {
-    const { values, positionals } = parseCommandArgs(
-      'team join',
-      args,
-      { token: { type: 'string' } },
-      true,
-    );
+const join_ = subcommand(
+  'join',
+  'kiro-learn team join <url> --token <token>     join a team memory server (checks who you are there)',
+  { options: { token: { type: 'string' } }, positionals: true },
+  async ({ values, positionals }, io) => {
     const url = positionals[0];
     if (!url || !/^https?:\/\/[^\s/]+\S*$/.test(url)) {
       throw new CollectorError(
@@ -192,14 +180,13 @@ const join_: TeamSubcommand = {
     line(io.stdout, 'Share a repository with kiro-learn team share.');
     return 0;
   },
-};
+);
 
-const leave: TeamSubcommand = {
-  name: 'leave',
-  usage:
-    'kiro-learn team leave                          stop using the team server on this machine',
-  async run(args, io) {
-    parseCommandArgs('team leave', args, {});
+const leave = subcommand(
+  'leave',
+  'kiro-learn team leave                          stop using the team server on this machine',
+  { options: {} },
+  async (_parsed, io) => {
     const dir = home(io);
     rmSync(teamTokenPath(dir), { force: true });
     updateTeamSettings(dir, (team) => {
@@ -222,7 +209,7 @@ const leave: TeamSubcommand = {
     );
     return 0;
   },
-};
+);
 
 /** The project at --project (default: the working directory), with its git remote identity. */
 function projectAt(io: CommandIO, command: string, dir: string | undefined) {
@@ -236,12 +223,11 @@ function projectAt(io: CommandIO, command: string, dir: string | undefined) {
   return identity;
 }
 
-const share: TeamSubcommand = {
-  name: 'share',
-  usage:
-    "kiro-learn team share [--project DIR]          share a repository's memory with the team (writes a file to commit)",
-  async run(args, io) {
-    const { values } = parseCommandArgs('team share', args, { project: { type: 'string' } });
+const share = subcommand(
+  'share',
+  "kiro-learn team share [--project DIR]          share a repository's memory with the team (writes a file to commit)",
+  { options: { project: { type: 'string' } } },
+  async ({ values }, io) => {
     const identity = projectAt(io, 'share', values.project);
     const dir = home(io);
     const unshared = readUnshared(dir);
@@ -284,14 +270,13 @@ const share: TeamSubcommand = {
     }
     return 0;
   },
-};
+);
 
-const unshare: TeamSubcommand = {
-  name: 'unshare',
-  usage:
-    'kiro-learn team unshare [--project DIR]        stop sharing a repository from this machine (for you only)',
-  async run(args, io) {
-    const { values } = parseCommandArgs('team unshare', args, { project: { type: 'string' } });
+const unshare = subcommand(
+  'unshare',
+  'kiro-learn team unshare [--project DIR]        stop sharing a repository from this machine (for you only)',
+  { options: { project: { type: 'string' } } },
+  async ({ values }, io) => {
     const identity = projectIdentity(resolve(io.cwd, values.project ?? '.'), { env: io.env });
     const dir = home(io);
     const unshared = readUnshared(dir);
@@ -309,14 +294,13 @@ const unshare: TeamSubcommand = {
     }
     return 0;
   },
-};
+);
 
-const status: TeamSubcommand = {
-  name: 'status',
-  usage:
-    'kiro-learn team status [--json]                server, member, shared projects, outbox, last push and pull',
-  async run(args, io) {
-    const { values } = parseCommandArgs('team status', args, { json: { type: 'boolean' } });
+const status = subcommand(
+  'status',
+  'kiro-learn team status [--json]                server, member, shared projects, outbox, last push and pull',
+  { options: { json: { type: 'boolean' } } },
+  async ({ values }, io) => {
     const loaded = loadSettings(io.env);
     if (!loaded.config) {
       throw new CollectorError('invalid_settings', `invalid settings: ${loaded.errors.join('; ')}`);
@@ -381,10 +365,10 @@ const status: TeamSubcommand = {
     if (report.last_error) line(io.stdout, `last error: ${report.last_error}`);
     return 0;
   },
-};
+);
 
 /** The subcommands `kiro-learn team` runs on a developer's machine. */
-export const TEAM_CLIENT_SUBCOMMANDS: readonly TeamSubcommand[] = [
+export const TEAM_CLIENT_SUBCOMMANDS: readonly Subcommand[] = [
   join_,
   leave,
   share,

@@ -1,20 +1,15 @@
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { type Member, StorageError } from '@kiro-learn/storage';
 import { hashToken, MEMBER_NAME, newMemberToken, TEAM_NAME } from '@kiro-learn/team';
-import { loadSettings } from '../config/load.js';
-import { CollectorError } from '../errors.js';
-import { daemonFiles } from '../lifecycle/files.js';
-import { openCollectorStorage } from '../storage.js';
-import { line, parseCommandArgs } from './args.js';
-import { TEAM_CLIENT_SUBCOMMANDS } from './team-client.js';
-import type { Command, CommandIO } from './types.js';
+import { loadSettings } from '../../config/load.js';
+import { CollectorError } from '../../errors.js';
+import { daemonFiles } from '../../lifecycle/files.js';
+import { openCollectorStorage } from '../../storage.js';
+import { line } from '../args.js';
+import type { CommandIO } from '../types.js';
+import { type Subcommand, subcommand } from './subcommand.js';
 
-/** One `kiro-learn team <sub>` subcommand (team memory adds more beside these). */
-interface Subcommand {
-  name: string;
-  usage: string;
-  run(args: string[], io: CommandIO): Promise<number>;
-}
+/** `kiro-learn team` on the machine that runs the team's memory server: its members. */
 
 /** Opens the storage this machine's settings choose, runs `work`, closes it. */
 async function withStorage<T>(
@@ -61,17 +56,11 @@ function teamName(team: string | undefined): string {
   return team;
 }
 
-const addMember: Subcommand = {
-  name: 'add-member',
-  usage:
-    'kiro-learn team add-member <name> [--team TEAM] [--admin]  a member of TEAM ("default"); prints their token once',
-  async run(args, io) {
-    const { values, positionals } = parseCommandArgs(
-      'team add-member',
-      args,
-      { admin: { type: 'boolean' }, team: { type: 'string' } },
-      true,
-    );
+const addMember = subcommand(
+  'add-member',
+  'kiro-learn team add-member <name> [--team TEAM] [--admin]  a member of TEAM ("default"); prints their token once',
+  { options: { admin: { type: 'boolean' }, team: { type: 'string' } }, positionals: true },
+  async ({ values, positionals }, io) => {
     const name = memberName('add-member', positionals[0]);
     const team = teamName(values.team);
     const token = newMemberToken();
@@ -93,14 +82,13 @@ const addMember: Subcommand = {
     line(io.stdout, token);
     return 0;
   },
-};
+);
 
-const list: Subcommand = {
-  name: 'list',
-  usage:
-    'kiro-learn team list [--json]                              members: name, team, role, when added',
-  async run(args, io) {
-    const { values } = parseCommandArgs('team list', args, { json: { type: 'boolean' } });
+const list = subcommand(
+  'list',
+  'kiro-learn team list [--json]                              members: name, team, role, when added',
+  { options: { json: { type: 'boolean' } } },
+  async ({ values }, io) => {
     const members = await withStorage(io, (storage) => storage.listMembers());
     if (values.json) {
       line(io.stdout, JSON.stringify(members));
@@ -121,14 +109,13 @@ const list: Subcommand = {
     }
     return 0;
   },
-};
+);
 
-const remove: Subcommand = {
-  name: 'remove',
-  usage:
-    'kiro-learn team remove <name>                              their token stops working at once',
-  async run(args, io) {
-    const { positionals } = parseCommandArgs('team remove', args, {}, true);
+const remove = subcommand(
+  'remove',
+  'kiro-learn team remove <name>                              their token stops working at once',
+  { options: {}, positionals: true },
+  async ({ positionals }, io) => {
     const name = memberName('remove', positionals[0]);
     const removed = await withStorage(io, (storage) => storage.removeMember(name));
     if (!removed) {
@@ -138,34 +125,7 @@ const remove: Subcommand = {
     line(io.stdout, `Removed ${name}: their token no longer works.`);
     return 0;
   },
-};
+);
 
-const SERVER_SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];
-const SUBCOMMANDS: readonly Subcommand[] = [...SERVER_SUBCOMMANDS, ...TEAM_CLIENT_SUBCOMMANDS];
-
-export const team: Command = {
-  name: 'team',
-  summary: 'team memory: add-member, list, remove (server); join, leave, share, unshare, status',
-  usage: `kiro-learn team <subcommand>
-
-On the machine that runs the team's memory server (its settings choose the database):
-${SERVER_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
-
-On a developer's machine (see docs/team-memory.md):
-${TEAM_CLIENT_SUBCOMMANDS.map((s) => `  ${s.usage}`).join('\n')}
-
-A member sends their token as "Authorization: Bearer <token>" to the team routes
-(/v1/team/...): they share records with their team and read their team's, nothing else.
-Tokens are stored hashed.`,
-  async run(args, io) {
-    const [name, ...rest] = args;
-    const sub = SUBCOMMANDS.find((s) => s.name === name);
-    if (!sub) {
-      throw new CollectorError(
-        'usage',
-        `kiro-learn team: ${name === undefined ? 'a subcommand is needed' : `unknown subcommand "${name}"`}: ${SUBCOMMANDS.map((s) => s.name).join(', ')} (see kiro-learn team --help)`,
-      );
-    }
-    return sub.run(rest, io);
-  },
-};
+/** The subcommands `kiro-learn team` runs on a team server. */
+export const SERVER_SUBCOMMANDS: readonly Subcommand[] = [addMember, list, remove];

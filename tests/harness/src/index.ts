@@ -1,0 +1,170 @@
+/**
+ * @kiro-learn/test-harness: what tests and benchmarks need to run kiro-learn as users run
+ * it, in child processes: the built CLI (turbo builds it before any test), fresh data dirs,
+ * free ports, `kiro-learn start --foreground` waited on until it answers, and JSON posts
+ * that report a dropped connection as status 0 instead of throwing.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
+/** The built CLI: child-process tests run what users run. */
+export const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const homes: string[] = [];
+/** A fresh data dir (`prefix` names it), removed by `removeHomes`. */
+export function tempHome(prefix = 'kl-child-'): string {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  homes.push(home);
+  return home;
+}
+/** Removes every data dir `tempHome` made so far. */
+export function removeHomes(): void {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+}
+
+/** A port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+/** The environment of a collector at `home` on `port` (never the user's own data dir). */
+export function envFor(
+  home: string,
+  port: number,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return { ...process.env, KIRO_LEARN_HOME: home, KIRO_LEARN_PORT: String(port), ...extra };
+}
+
+/** `kiro-learn <args>` to completion (in `cwd`): its exit code and what it printed. */
+export function cli(args: string[], env: NodeJS.ProcessEnv, cwd?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    env,
+    encoding: 'utf8',
+    // A hang guard, not a speed limit: a loaded two-core machine runs several suites.
+    timeout: 90_000,
+    ...(cwd ? { cwd } : {}),
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A collector child process (`start --foreground`), as a user's terminal would run it. */
+export interface CollectorChild {
+  child: ChildProcess;
+  pid: number;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything it printed, stdout and stderr. */
+  output(): string;
+}
+
+/**
+ * Spawns `kiro-learn start --foreground` (with `nodeArgs` before the CLI); resolves once
+ * it answers /healthz on `port`, rejects if it exits first.
+ */
+export async function spawnCollector(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  nodeArgs: string[] = [],
+): Promise<CollectorChild> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start', '--foreground'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the collector exited early: ${output}`);
+    }
+    if (await healthy(port)) break;
+    await sleep(50);
+  }
+  return { child, pid: child.pid!, exited, output: () => output };
+}
+
+/** Whether a collector answers /healthz on `port` within 2 s. */
+export function healthy(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const req = request({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
+      res.resume();
+      done(res.statusCode === 200);
+    });
+    req.on('error', () => done(false));
+    req.setTimeout(2000, () => req.destroy());
+    req.end();
+  });
+}
+
+/** POSTs JSON; resolves to the status, or 0 when the connection failed. */
+export function post(agent: Agent, port: number, path: string, body: unknown): Promise<number> {
+  const data = JSON.stringify(body);
+  return new Promise((done) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+        res.on('error', () => done(0));
+      },
+    );
+    req.on('error', () => done(0));
+    req.end(data);
+  });
+}
+
+/** Polls `probe` every 50 ms until it gives a value (at most a minute); `what` names it on timeout. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 1200; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** `kiro-learn <args>` as a child, without blocking this process (it may serve a collector). */
+export function cliAsync(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
+}
