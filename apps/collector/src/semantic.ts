@@ -219,7 +219,9 @@ export function createSemantic(
         model ??
         (await Promise.race([
           loading,
-          new Promise<undefined>((resolve) => setTimeout(resolve, LOADING_WAIT_MS).unref()),
+          new Promise<undefined>((resolve) => {
+            setTimeout(() => resolve(undefined), LOADING_WAIT_MS).unref();
+          }),
         ]));
       if (!embedder || closed || records.length === 0) return;
       try {

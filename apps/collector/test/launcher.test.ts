@@ -13,10 +13,10 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { caCertsAside } from '@kiro-learn/shims';
+import { cli, envFor, tempHome } from '@kiro-learn/test-harness';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, envFor, tempHome } from './child.js';
 
 const root = realpathSync(tempHome());
 afterAll(() => rmSync(root, { recursive: true, force: true }));
