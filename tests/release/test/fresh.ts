@@ -183,7 +183,7 @@ export async function freshClone(): Promise<Fresh> {
     rmSync(join(installed, 'kiro-learn-install.json'), { force: true });
   }
   console.log(
-    `fresh clone: ./pnpmw kiro-learn start ${(start.ms / 1000).toFixed(0)} s, ./pnpmw kiro-learn install ${(install.ms / 1000).toFixed(0)} s`,
+    `fresh clone: ./pnpmw kiro-learn start ${(start.ms / 1000).toFixed(0)} s, ./pnpmw kiro-learn install ${(install.ms / 1000).toFixed(0)} s\n${start.stdout}${start.stderr}${install.stdout}${install.stderr}`,
   );
   return {
     root,
