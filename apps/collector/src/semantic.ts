@@ -61,6 +61,8 @@ export interface Semantic {
    * thread, else on two (where the machine has them).
    */
   setBusy(busy: () => boolean): void;
+  /** Resolves once loading settled: with the model, or undefined (off, failed, closed). */
+  ready(): Promise<Embedder | undefined>;
   /** Stops background work and frees the model. */
   close(): Promise<void>;
 }
@@ -114,6 +116,9 @@ export function createSemantic(
             await loaded.close();
             return undefined;
           }
+          // The first embedding of a query is the slowest (the runtime sets itself up for
+          // the input): paid here, not by the first prompt inside its retrieval budget.
+          await loaded.embed(['warm up the query path'], { purpose: 'query' }).catch(() => {});
           model = loaded;
           state = 'on';
           reason = undefined;
@@ -185,6 +190,7 @@ export function createSemantic(
 
   return {
     embedder: () => model,
+    ready: () => loading,
     async status() {
       const embedder = model;
       return {

@@ -71,8 +71,9 @@ export interface LauncherOptions {
  * Fast path, when the data dir's collector is up (its PID file names a loopback port) and
  * curl is there: one curl process reads stdin into a private file in `<data dir>/tmp/`
  * (EOF, or the stdin deadline), posts those bytes to `POST /v1/hooks/<surface>`, where the
- * collector maps them with the same agent modules as the shim, stores the event and
- * answers with what the agent reads, which the launcher prints. No Node starts.
+ * collector maps them with the same agent modules as the shim, stores the event, deletes
+ * the file (one process less for the hook) and answers with what the agent reads, which
+ * the launcher prints. No Node starts.
  *
  * Otherwise, or when curl fails, times out, or gets anything but the collector's marked
  * 200, the Node shim runs on the same bytes (it spools, starts the collector, never blocks).
@@ -118,7 +119,7 @@ fi
   // delete them (a rare path: one process more is fine there).
   const after = curl
     ? `if [ -n "$kl_x" ]; then
-  ${found} && ${command} "$@" <"$kl_t"
+  [ -f "$kl_t" ] && ${found} && ${command} "$@" <"$kl_t"
   rm -f "$kl_t"
   exit 0
 fi
@@ -171,7 +172,7 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
     [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
     kl_x=1
     kl_r=$(${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
-      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" \\
+      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
       -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
     kl_c=$?
     case $kl_c$kl_r in
@@ -180,7 +181,6 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
       kl_r=\${kl_r%200}
       printf '%s' "\${kl_r#*
 }"
-      rm -f "$kl_t"
       exit 0
       ;;
     esac

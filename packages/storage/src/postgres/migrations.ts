@@ -514,6 +514,26 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     name: '0011_notify_per_batch',
     statements: ['DROP TRIGGER events_ai ON events', 'DROP FUNCTION events_after_insert()'],
   },
+  {
+    // As SQLite's 0012: the embedded text includes the questions a record answers, so an
+    // edit of them drops the vector, and vectors made without them are dropped once.
+    name: '0012_vectors_follow_questions',
+    statements: [
+      `CREATE OR REPLACE FUNCTION memory_records_text_changed() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF OLD.title IS DISTINCT FROM NEW.title OR OLD.summary IS DISTINCT FROM NEW.summary
+           OR OLD.facts IS DISTINCT FROM NEW.facts OR OLD.concepts IS DISTINCT FROM NEW.concepts
+           OR OLD.questions IS DISTINCT FROM NEW.questions
+           OR OLD.namespace IS DISTINCT FROM NEW.namespace THEN
+          DELETE FROM record_vectors WHERE record_id = OLD.record_id;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `DELETE FROM record_vectors WHERE record_id IN
+        (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

@@ -415,6 +415,24 @@ export const MIGRATIONS: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    // Retrieval embeds the questions a record answers after its own text, so an edit of
+    // them makes the vector stale too (reindex, or the collector's catch-up, re-embeds);
+    // vectors of records that already have questions were made without them.
+    name: '0012_vectors_follow_questions',
+    statements: [
+      'DROP TRIGGER memory_records_vectors_au',
+      `CREATE TRIGGER memory_records_vectors_au AFTER UPDATE ON memory_records
+        WHEN old.title IS NOT new.title OR old.summary IS NOT new.summary
+          OR old.facts IS NOT new.facts OR old.concepts IS NOT new.concepts
+          OR old.questions IS NOT new.questions OR old.namespace IS NOT new.namespace
+      BEGIN
+        DELETE FROM record_vectors WHERE record_id = old.record_id;
+      END`,
+      `DELETE FROM record_vectors WHERE record_id IN
+        (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */
