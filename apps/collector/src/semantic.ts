@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
+import { fastRuntimeFix } from './install/layout.js';
 import type { Logger } from './log/logger.js';
 
 /** Where semantic search stands, for /v1/status, `status` and `doctor`. */
@@ -18,6 +19,11 @@ export interface SemanticStatus {
   runtime?: string;
   /** Records that have a vector for the model, of all records (when on). */
   vectors?: { records: number; withVector: number };
+  /**
+   * When the model runs on the WASM engine because onnxruntime-node did not load: what
+   * that costs, why, and the one command that fixes it. Never a silent slow path.
+   */
+  slow?: { what: string; fix: string };
   /** `int8` or `fp32` (onnxruntime-node; the WASM engine runs fp32), once loaded. */
   precision?: string;
   /**
@@ -41,8 +47,8 @@ export interface Semantic {
   status(): Promise<SemanticStatus>;
   /**
    * Embeds and stores the vectors of just-saved records, so they are found by meaning as
-   * soon as the save returns; waits for a model still loading at most LOAD_WAIT_MS (the
-   * catch-up after the load embeds it then). Never throws (a record it could not embed is
+   * soon as the save returns; waits up to 2 s for a model still loading (the catch-up
+   * after the load embeds them otherwise). Never throws (a record it could not embed is
    * picked up by the background catch-up).
    */
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
@@ -65,21 +71,8 @@ export interface Semantic {
 export type EmbedderLoader = typeof loadEmbedder;
 
 const PAGE = 32;
-
-/**
- * How long a save waits for a model that is still loading. An agent's save (the MCP tools
- * give the collector 5 s) must not hang on a model load that takes seconds on a busy machine.
- */
-const LOAD_WAIT_MS = 1500;
-
-/** The promise's value, or undefined once `ms` have passed. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+/** How long a save waits for a model that is still loading (see embedRecords). */
+const LOADING_WAIT_MS = 2000;
 
 /**
  * Starts loading the model in the background (a worker thread: start-up and /healthz
@@ -98,6 +91,7 @@ export function createSemantic(
     ? 'the model is loading'
     : 'semantic.enabled is false in settings.json';
   let model: Embedder | undefined;
+  let slow: SemanticStatus['slow'];
   let closed = false;
   let closing: Promise<void> | undefined;
   let running: Promise<void> | undefined;
@@ -128,6 +122,13 @@ export function createSemantic(
           model = loaded;
           state = 'on';
           reason = undefined;
+          if (loaded.runtime === 'wasm' && loaded.fallbackReason !== undefined) {
+            slow = {
+              what: `embeddings run on WASM, ${WASM_SLOWDOWN} slower than onnxruntime-node, which did not load (${firstLine(loaded.fallbackReason)})`,
+              fix: fastRuntimeFix(),
+            };
+            logger.warn('semantic search on the slow WASM engine', slow);
+          }
           logger.info('semantic search on', {
             model: loaded.modelId,
             runtime: loaded.runtime,
@@ -195,6 +196,7 @@ export function createSemantic(
       return {
         state,
         ...(reason ? { reason } : {}),
+        ...(slow ? { slow } : {}),
         ...(embedder
           ? {
               model: embedder.modelId,
@@ -216,7 +218,17 @@ export function createSemantic(
       busy = fn;
     },
     async embedRecords(records) {
-      const embedder = model ?? (await within(loading, LOAD_WAIT_MS));
+      // A model still loading is waited for a moment only: on a busy machine loading takes
+      // many seconds, and a save (the MCP tools give up after 5 s) must not wait for it.
+      // The catch-up that runs once it has loaded embeds these records then.
+      const embedder =
+        model ??
+        (await Promise.race([
+          loading,
+          new Promise<undefined>((resolve) => {
+            setTimeout(() => resolve(undefined), LOADING_WAIT_MS).unref();
+          }),
+        ]));
       if (!embedder || closed || records.length === 0) return;
       try {
         await embedAndStore(embedder, records);
@@ -239,4 +251,8 @@ export function createSemantic(
       return closing;
     },
   };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }
