@@ -1,7 +1,7 @@
 import { reapStaleAgents } from '@kiro-learn/extractor';
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { prepareHookTmp, refreshHookScripts } from '@kiro-learn/shims';
-import { type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
+import { CORRUPT_DATABASE_HELP, type FileLock, lockFile, StorageError } from '@kiro-learn/storage';
 import { type Collector, type CollectorOptions, createCollector } from './app.js';
 import { loadSettings } from './config/load.js';
 import { isLoopbackHost } from './config/settings.js';
@@ -94,7 +94,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   let opened: Awaited<ReturnType<typeof openCollectorStorage>>;
   try {
-    opened = await openCollectorStorage(settings, files.database);
+    opened = await openCollectorStorage(settings, files.database, {
+      checkIntegrity: (report) => {
+        if (report.ok) return;
+        try {
+          logger.error(`the database ${files.database} is damaged; ${CORRUPT_DATABASE_HELP}`, {
+            problems: report.problems,
+          });
+        } catch {
+          // Stopped meanwhile: the log is closed; status and doctor still tell.
+        }
+      },
+    });
   } catch (error) {
     logger.error('cannot open the database', { error });
     logger.close();
@@ -193,6 +204,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   await buffer.start();
   // Daily: a backup (keeping the last backup.keep) and retention.
   const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
+  // What the first prompt would otherwise compile and prepare inside its budget (and, once
+  // the model has loaded, the hybrid path too).
+  void collector.warmUp();
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, {

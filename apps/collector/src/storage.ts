@@ -1,4 +1,7 @@
 import {
+  CORRUPT_DATABASE_HELP,
+  checkDatabaseOffThread,
+  type IntegrityReport,
   openSqliteReader,
   openSqliteStorage,
   type StorageBackend,
@@ -23,6 +26,13 @@ export interface StorageHealth {
   pool?: { max: number; open: number; idle: number; waiting: number };
   /** Why it is not ok. */
   error?: string;
+  /**
+   * SQLite: the integrity check the collector runs at start (off the event loop):
+   * `checking` until it ends, then `ok` or `damaged`.
+   */
+  integrity?: 'checking' | 'ok' | 'damaged';
+  /** SQLite: what the integrity check found, when damaged. */
+  problems?: string[];
 }
 
 /** The opened storage and its health check. */
@@ -56,15 +66,40 @@ export function redactUrl(url: string): string {
 export async function openCollectorStorage(
   settings: CollectorSettings,
   database: string,
+  options: { checkIntegrity?: (report: IntegrityReport) => void } = {},
 ): Promise<CollectorStorage> {
   const { url } = settings.storage;
   if (url === undefined) {
     const storage = await openSqliteStorage({ path: database });
+    // A database damaged past its first pages opens fine: the daemon checks every page
+    // once at start, on a worker thread, and says so when it is damaged.
+    let integrity: IntegrityReport | undefined;
+    const checked = options.checkIntegrity;
+    if (checked) {
+      void checkDatabaseOffThread(database).then((report) => {
+        integrity = report;
+        checked(report);
+      });
+    }
     return {
       storage,
       // The viewer's heavy screens run beside that connection (viewer/models.ts).
       reads: openSqliteReader({ path: database, models: VIEWER_MODELS_URL }),
-      health: async () => ({ backend: 'sqlite', location: database, ok: true }),
+      health: async () => {
+        if (!checked) return { backend: 'sqlite', location: database, ok: true };
+        if (!integrity)
+          return { backend: 'sqlite', location: database, ok: true, integrity: 'checking' };
+        if (integrity.ok)
+          return { backend: 'sqlite', location: database, ok: true, integrity: 'ok' };
+        return {
+          backend: 'sqlite',
+          location: database,
+          ok: false,
+          integrity: 'damaged',
+          problems: integrity.problems,
+          error: `the database is damaged; ${CORRUPT_DATABASE_HELP}`,
+        };
+      },
     };
   }
   const { openPostgresStorage } = await import('@kiro-learn/storage/postgres');

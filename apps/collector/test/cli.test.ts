@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { newEventId } from '@kiro-learn/schema';
 import { CLI, cli, envFor, freePort, healthy, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -140,6 +142,89 @@ describe('kiro-learn CLI', () => {
     expect(stopped.stdout).toMatch(/not running/);
     expect(stopped.stdout).toMatch(/another data dir/);
     expect(await healthy(port)).toBe(true);
+  });
+
+  it('a second collector on the same data dir is refused from the lock, without asking any port', async () => {
+    await setup();
+    expect(cli(['start'], env).code).toBe(0);
+    const pid = JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid;
+    // Whatever answers on the second port is not asked: the data dir's lock decides.
+    const otherPort = await freePort();
+    let asked = 0;
+    const listener = createHttpServer((_req, res) => {
+      asked++;
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(otherPort, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => listener.close(resolve)));
+    const second = envFor(home, otherPort);
+    for (const args of [['start'], ['start', '--foreground']]) {
+      const refused = cli(args, second);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toContain(
+        `the data dir ${home} is in use by another kiro-learn collector (pid ${pid}, port ${port})`,
+      );
+    }
+    expect(asked).toBe(0);
+    expect(await healthy(port)).toBe(true);
+    // The data dir stays owner-only: the lock and its journal too.
+    expect(cli(['backup'], env).code).toBe(0);
+    const modes: Array<[string, string]> = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        modes.push([path.slice(home.length + 1), (statSync(path).mode & 0o777).toString(8)]);
+      }
+    };
+    walk(home);
+    expect(modes.map(([file]) => file)).toEqual(
+      expect.arrayContaining(['collector.lock', 'collector.lock-journal', 'kiro-learn.db']),
+    );
+    for (const [file, mode] of modes) {
+      const isDir = statSync(join(home, file)).isDirectory();
+      expect(`${file} ${mode}`).toBe(`${file} ${isDir ? '700' : '600'}`);
+    }
+  });
+
+  it('start warns when the database is damaged and points to the recovery steps', async () => {
+    await setup();
+    expect(cli(['start'], env).code).toBe(0);
+    for (let i = 0; i < 300; i++) {
+      const event = {
+        event_id: newEventId(),
+        session_id: 's',
+        actor_id: 'dev',
+        namespace: '/actor/dev/project/app/',
+        schema_version: 1,
+        kind: 'tool_use',
+        body: { type: 'text', content: `run ${i} ${'output '.repeat(200)}` },
+        valid_time: new Date().toISOString(),
+        source: { surface: 'kiro-cli', version: '1', client_id: 't' },
+      };
+      const reply = await fetch(`http://127.0.0.1:${port}/v1/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(event),
+      });
+      expect(reply.status).toBe(200);
+    }
+    expect(cli(['stop'], env).code).toBe(0);
+    // Pages in the middle of the file (event text) overwritten: it still opens.
+    const db = join(home, 'kiro-learn.db');
+    const bytes = readFileSync(db);
+    const page = 4096;
+    const middle = Math.floor(bytes.length / page / 2) * page;
+    bytes.fill(0xff, middle, middle + 4 * page);
+    writeFileSync(db, bytes);
+
+    const started = cli(['start'], env);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(/started/);
+    expect(started.stderr).toMatch(
+      /^kiro-learn: warning: the database is damaged; see "The database is damaged" in docs\/troubleshooting\.md/,
+    );
+    expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(/is damaged/);
   });
 
   it('a SIGTERM during start-up stops the collector cleanly once it has started', async () => {

@@ -63,6 +63,10 @@ describe('data commands', () => {
     const backup = cli(['backup', 'before.db'], box.env, box.base);
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(/backup written to .*before\.db/);
+    const again = cli(['backup', 'before.db'], box.env, box.base);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/before\.db exists; name another file, or pass --force/);
+    expect(cli(['backup', 'before.db', '--force'], box.env, box.base).code).toBe(0);
 
     const refused = cli(['restore', 'before.db'], box.env, box.base);
     expect(refused.code).toBe(1);

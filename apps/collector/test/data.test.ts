@@ -175,6 +175,72 @@ describe('export and import', () => {
     expect((await send(target.port, 'GET', '/v1/stats')).json.events.total).toBe(6);
   });
 
+  it('refuses deep metadata and far-past or far-future times line by line, in plain words', async () => {
+    const r = await collector();
+    const header = JSON.stringify({
+      type: 'header',
+      format: 'kiro-learn-export',
+      version: 1,
+      tool_version: 'x',
+      exported_at: new Date().toISOString(),
+      counts: { events: 4, records: 3 },
+    });
+    // Written as text: JSON.stringify itself cannot serialize this deep a value.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const good = makeEvent();
+    const lines = [
+      header,
+      JSON.stringify({ type: 'record', record: record({ metadata: { deep: 'DEEP' } }) }).replace(
+        '"DEEP"',
+        deep,
+      ),
+      JSON.stringify({
+        type: 'event',
+        received_at: '9999-12-31T00:00:00.000Z',
+        event: makeEvent(),
+      }),
+      JSON.stringify({
+        type: 'event',
+        event: makeEvent({ valid_time: '1900-01-01T00:00:00.000Z' }),
+      }),
+      JSON.stringify({
+        type: 'record',
+        record: record({ created_at: '9999-01-01T00:00:00.000Z' }),
+      }),
+      JSON.stringify({ type: 'event', received_at: new Date().toISOString(), event: good }),
+      JSON.stringify({ type: 'record', record: record({ source_event_ids: [good.event_id] }) }),
+      JSON.stringify({ type: 'end', events: 4, records: 3 }),
+    ];
+    const reply = await send(r.port, 'POST', '/v1/import', {
+      body: `${lines.join('\n')}\n`,
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.json.added).toEqual({ events: 1, records: 1 });
+    expect(reply.json.rejected).toEqual([
+      {
+        line: 2,
+        reason: 'invalid memory record: metadata: metadata must nest at most 127 levels deep',
+      },
+      {
+        line: 3,
+        reason:
+          "received_at 9999-12-31T00:00:00.000Z is in the future (more than a day past this machine's clock)",
+      },
+      {
+        line: 4,
+        reason:
+          'valid_time 1900-01-01T00:00:00.000Z is before 2000-01-01: the clock that wrote it was wrong',
+      },
+      {
+        line: 5,
+        reason:
+          "created_at 9999-01-01T00:00:00.000Z is in the future (more than a day past this machine's clock)",
+      },
+    ]);
+    expect((await send(r.port, 'GET', '/v1/stats')).json.events.total).toBe(1);
+  });
+
   it('scrubs secrets on import like any write', async () => {
     const source = await collector();
     const header = JSON.stringify({
@@ -408,6 +474,33 @@ describe('backup', () => {
     } finally {
       await copy.close();
     }
+  });
+});
+
+describe('backup over an existing file', () => {
+  it('is refused with 409 and the file kept, unless the request says force', async () => {
+    const r = await collector();
+    await send(r.port, 'POST', '/v1/events', { body: makeEvent() });
+    const path = join(temp(), 'notes.db');
+    writeFileSync(path, 'not a backup: my own file');
+    const refused = await send(r.port, 'POST', '/v1/backup', { body: { path } });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ error: 'the backup was not written' });
+    expect(refused.json.details[0]).toMatch(/notes\.db exists.*"force": true/);
+    expect(readFileSync(path, 'utf8')).toBe('not a backup: my own file');
+    const forced = await send(r.port, 'POST', '/v1/backup', { body: { path, force: true } });
+    expect(forced.status).toBe(200);
+    const copy = await openSqliteStorage({ path, readOnly: true });
+    try {
+      expect((await copy.stats()).events.total).toBe(1);
+    } finally {
+      await copy.close();
+    }
+    const itself = await send(r.port, 'POST', '/v1/backup', {
+      body: { path: r.dbPath, force: true },
+    });
+    expect(itself.status).toBe(409);
+    expect(itself.json.details[0]).toMatch(/is the database itself/);
   });
 });
 

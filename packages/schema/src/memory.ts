@@ -26,16 +26,22 @@ const list = (itemMax: number) => z.array(z.string().min(1).max(itemMax)).max(LI
  * Free-form, strategy-specific data (compaction chains, edit history). Optional on the
  * wire, so version-1 clients that never send it stay valid.
  */
-export const RecordMetadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine(
-    (value) => !nestsDeeperThan(value, LIMITS.jsonDepth - 1),
-    `metadata must nest at most ${LIMITS.jsonDepth - 1} levels deep`,
-  )
-  .refine(
-    (value) => utf8Length(JSON.stringify(value)) <= LIMITS.metadataBytes,
-    `metadata must serialize to at most ${LIMITS.metadataBytes} bytes`,
-  );
+export const RecordMetadataSchema = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  // Depth first, and alone: serializing a deeper value would exhaust the stack.
+  if (nestsDeeperThan(value, LIMITS.jsonDepth - 1)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `metadata must nest at most ${LIMITS.jsonDepth - 1} levels deep`,
+    });
+    return;
+  }
+  if (utf8Length(JSON.stringify(value)) > LIMITS.metadataBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `metadata must serialize to at most ${LIMITS.metadataBytes} bytes`,
+    });
+  }
+});
 
 export const MemoryRecordSchema = z.object({
   record_id: RecordIdSchema,

@@ -46,6 +46,7 @@ export type {
 } from './stores/buffer.js';
 export type { ClaimStore } from './stores/claims.js';
 export type {
+  BackupOptions,
   DataStore,
   ForgetCounts,
   ForgetOptions,

@@ -14,6 +14,7 @@
 // The StorageBackend interface, composed of one narrow interface per aggregate (each
 // documented field by field in stores/): code that needs one aggregate asks for it alone.
 export type {
+  BackupOptions,
   BufferStore,
   ClaimStore,
   ColumnWeights,
@@ -93,6 +94,7 @@ export {
 export {
   CORRUPT_DATABASE_HELP,
   checkDatabase,
+  checkDatabaseOffThread,
   type IntegrityReport,
 } from './sqlite/integrity.js';
 // An exclusive, crash-safe file lock (the collector's data-dir lock).

@@ -2,15 +2,16 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isFileLocked } from '@kiro-learn/storage/lock';
 import {
+  api,
   cliAddress,
   otherDataDir,
   otherDataDirHelp,
   probe,
-  probeRunning,
   sleep,
 } from '../lifecycle/client.js';
-import { daemonFiles } from '../lifecycle/files.js';
+import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
@@ -27,7 +28,26 @@ Honours KIRO_LEARN_HOME, KIRO_LEARN_HOST, KIRO_LEARN_PORT, KIRO_LEARN_TOKEN.`,
   async run(args, io) {
     const { values } = parseCommandArgs('start', args, { foreground: { type: 'boolean' } });
     const address = cliAddress(io.env);
-    const running = await probeRunning(address, daemonFiles(address.home).lock);
+    const files = daemonFiles(address.home);
+    // The lock first: while a collector holds this data dir's lock, nothing else may serve
+    // it, and that is known at once, without waiting for an answer from any port.
+    if (isFileLocked(files.lock)) {
+      const holder = readPidFile(files.pid);
+      if (holder !== undefined && holder.port !== address.port) {
+        line(
+          io.stderr,
+          `kiro-learn: cannot start: the data dir ${address.home} is in use by another kiro-learn collector (pid ${holder.pid}, port ${holder.port}); stop it first (kiro-learn stop), or give this one its own data dir (KIRO_LEARN_HOME)`,
+        );
+        return 1;
+      }
+      line(
+        io.stdout,
+        `kiro-learn collector is already running (pid ${holder?.pid ?? '?'}) at ${address.baseUrl}`,
+      );
+      return 0;
+    }
+    // Then the port: a collector of another data dir may hold it.
+    const running = await probe(address);
     const other = otherDataDir(running, address.home);
     if (other !== undefined) {
       const { held, fix } = otherDataDirHelp(address, other, running.pid);
@@ -96,6 +116,9 @@ async function background(io: CommandIO): Promise<number> {
     if (health.ok && health.pid === child.pid) {
       line(io.stdout, `kiro-learn collector started (pid ${child.pid}) at ${address.baseUrl}`);
       line(io.stdout, `logs: ${files.log}`);
+      const damaged = await integrity(address);
+      if (damaged) line(io.stderr, `kiro-learn: warning: ${damaged}`);
+      await warnSlowEmbeddings(io);
       return 0;
     }
     if (exited !== undefined) {
@@ -141,4 +164,46 @@ async function answers(address: ReturnType<typeof cliAddress>, deadline: number)
     if (Date.now() >= deadline) return undefined;
     await sleep(100);
   }
+}
+
+/**
+ * Never a silent slow path: without onnxruntime-node (a plain `npm install -g` drops it)
+ * the model runs on WASM. Said at start with the command that fixes it; `status` and
+ * `doctor` also say it when the runtime is installed but does not load here.
+ */
+async function warnSlowEmbeddings(io: CommandIO): Promise<void> {
+  const { fastRuntimeInstalled, WASM_SLOWDOWN } = await import('@kiro-learn/embeddings');
+  if (fastRuntimeInstalled()) return;
+  const { fastRuntimeFix } = await import('../install/layout.js');
+  line(
+    io.stderr,
+    `kiro-learn: onnxruntime-node is not installed, so embeddings run on WASM, ${WASM_SLOWDOWN} slower; fix: ${fastRuntimeFix()}`,
+  );
+}
+
+/** How long `start` waits for the collector's integrity check before it leaves it to the log. */
+const INTEGRITY_WAIT_MS = 10_000;
+
+/**
+ * What the collector's start-up integrity check found, when the database is damaged: it
+ * runs on a worker thread, so `start` waits for it a little (a large file takes seconds;
+ * past the wait, the log, `status` and `doctor` tell).
+ */
+async function integrity(address: ReturnType<typeof cliAddress>): Promise<string | undefined> {
+  const deadline = Date.now() + INTEGRITY_WAIT_MS;
+  while (Date.now() < deadline) {
+    const storage = await api<{
+      storage?: { integrity?: string; error?: string; problems?: string[] };
+    }>(address, '/v1/status').then(
+      (status) => status.storage,
+      () => undefined,
+    );
+    if (storage?.integrity === 'damaged') {
+      const found = storage.problems?.length ? ` (${storage.problems.slice(0, 2).join('; ')})` : '';
+      return `${storage.error ?? 'the database is damaged'}${found}`;
+    }
+    if (storage?.integrity !== 'checking') return undefined;
+    await sleep(100);
+  }
+  return undefined;
 }

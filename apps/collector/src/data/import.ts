@@ -85,10 +85,12 @@ export async function importLines(
     }
     const at = number;
     if (line.type === 'event') {
-      const receivedAt =
-        typeof line['received_at'] === 'string' && !Number.isNaN(Date.parse(line['received_at']))
-          ? new Date(line['received_at']).toISOString()
-          : undefined;
+      const times = eventTimes(line, ctx.now());
+      if (typeof times === 'string') {
+        reject(at, times);
+        continue;
+      }
+      const { receivedAt } = times;
       chunk.push(
         ingestEvent(ctx, line['event'], undefined, {
           imported: true,
@@ -105,6 +107,12 @@ export async function importLines(
       chunk.push(
         (async () => {
           const record = parseRecord(ctx, line['record']);
+          const wrong = outOfRange('created_at', record.created_at, ctx.now());
+          if (wrong) throw new Error(wrong);
+          if (record.updated_at !== undefined) {
+            const edited = outOfRange('updated_at', record.updated_at, ctx.now());
+            if (edited) throw new Error(edited);
+          }
           const team = sharedBy(line['team'], record);
           if (await ctx.storage.getRecord(record.record_id)) {
             report.skipped.records++;
@@ -141,6 +149,48 @@ export async function importLines(
   await flush();
   if (!header) throw notAnExport();
   return report;
+}
+
+/**
+ * The earliest time an import takes: nothing kiro-learn captured can be older, so an
+ * earlier time is a broken clock or a hand-made line, and would sort before everything.
+ */
+export const EARLIEST_IMPORTED_TIME = '2000-01-01T00:00:00.000Z';
+/** How far past the collector's clock an imported time may lie (clocks disagree a little). */
+export const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** Why `value` (the `field` of a line) is not a time an import takes, if it is not. */
+function outOfRange(field: string, value: string, now: number): string | undefined {
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return `${field} "${value}" is not a date and time`;
+  if (at < Date.parse(EARLIEST_IMPORTED_TIME)) {
+    return `${field} ${value} is before ${EARLIEST_IMPORTED_TIME.slice(0, 10)}: the clock that wrote it was wrong`;
+  }
+  if (at > now + FUTURE_SKEW_MS) {
+    return `${field} ${value} is in the future (more than a day past this machine's clock)`;
+  }
+  return undefined;
+}
+
+/** An event line's arrival time (absent: now), or why the line's times are refused. */
+function eventTimes(
+  line: Record<string, unknown>,
+  now: number,
+): { receivedAt: string | undefined } | string {
+  const raw = line['received_at'];
+  let receivedAt: string | undefined;
+  if (raw !== undefined) {
+    if (typeof raw !== 'string') return 'received_at is not a date and time';
+    const wrong = outOfRange('received_at', raw, now);
+    if (wrong) return wrong;
+    receivedAt = new Date(raw).toISOString();
+  }
+  const event = line['event'] as { valid_time?: unknown } | undefined;
+  if (event && typeof event === 'object' && typeof event.valid_time === 'string') {
+    const wrong = outOfRange('valid_time', event.valid_time, now);
+    if (wrong) return wrong;
+  }
+  return { receivedAt };
 }
 
 const TeamInfoSchema = z.object({

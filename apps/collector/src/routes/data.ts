@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { NamespaceSchema, RecordIdSchema, UlidSchema } from '@kiro-learn/schema';
-import type { ForgetCounts, ForgetScope } from '@kiro-learn/storage';
+import { type ForgetCounts, type ForgetScope, StorageError } from '@kiro-learn/storage';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
@@ -47,7 +47,13 @@ const ForgetBody = z
     'directory goes with namespace (the project at that directory)',
   );
 const ExportQuery = z.object({ namespace: NamespaceSchema.optional() });
-const BackupBody = z.object({ path: z.string().min(1).max(4096).optional() }).strict();
+const BackupBody = z
+  .object({
+    path: z.string().min(1).max(4096).optional(),
+    /** Replace a file already at `path` (otherwise 409). */
+    force: z.boolean().optional(),
+  })
+  .strict();
 const GcBody = z.object({ dry_run: z.boolean().optional() }).strict();
 const PauseBody = z
   .object({
@@ -228,8 +234,17 @@ export function dataRoutes(ctx: AppContext): Hono {
   app.post('/backup', async (c) => {
     const body = parseWith(BackupBody, await optionalJson(c), 'backup request');
     const path = body.path ? resolve(body.path) : manualBackupPath(ctx.settings.home, ctx.now());
-    const { bytes } = await ctx.storage.backup(path);
-    return c.json({ path, bytes });
+    try {
+      const { bytes } = await ctx.storage.backup(path, { overwrite: body.force === true });
+      return c.json({ path, bytes });
+    } catch (error) {
+      if (error instanceof StorageError && error.code === 'conflict') {
+        throw httpError(409, 'the backup was not written', [
+          `${error.message}: name another file, or send "force": true to replace it`,
+        ]);
+      }
+      throw error;
+    }
   });
 
   app.post('/gc', async (c) => {

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataStore, StoredEvent } from '../backend.js';
 import { StorageError } from '../errors.js';
@@ -104,13 +105,18 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
         throw new StorageError('unsupported', 'an in-memory database has no file to back up');
       }
       const file = resolve(target);
+      if ([path, `${path}-wal`, `${path}-shm`].includes(file)) {
+        throw new StorageError('conflict', `${file} is the database itself: name another file`);
+      }
+      if (!options.overwrite && existsSync(file)) {
+        throw new StorageError('conflict', `${file} exists; nothing was written`);
+      }
       const dir = dirname(file);
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Into a temporary name first: a crash mid-copy never leaves a half backup behind
       // under the real name. SQLite's online backup copies a few pages per step and starts
       // over if another connection writes meanwhile; this connection's writes it follows.
-      const partial = `${file}.partial`;
-      rmSync(partial, { force: true });
+      const partial = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
       try {
         await sqlite.backup(partial, {
           // Throwing here ends the copy at its next step (better-sqlite3 closes it).
@@ -120,9 +126,11 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
           },
         });
         chmodSync(partial, 0o600);
-        renameSync(partial, file);
+        if (options.overwrite) renameSync(partial, file);
+        else placeNew(partial, file);
       } catch (error) {
         rmSync(partial, { force: true });
+        if (error instanceof StorageError) throw error;
         throw new StorageError('io', `cannot write the backup ${file}: ${String(error)}`, {
           cause: error,
         });
@@ -130,4 +138,22 @@ export function sqliteData(ctx: SqliteContext, settings: SqliteDataSettings): Da
       return { bytes: statSync(file).size };
     },
   };
+}
+
+/**
+ * Moves `from` to `to` unless `to` exists, atomically where the file system has hard
+ * links (a file created at `to` meanwhile is never replaced).
+ */
+function placeNew(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+    rmSync(from, { force: true });
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new StorageError('conflict', `${to} exists; nothing was written`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw error;
+  }
+  if (existsSync(to)) throw new StorageError('conflict', `${to} exists; nothing was written`);
+  renameSync(from, to);
 }

@@ -6,8 +6,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { compiledExecArgv, compiledUrl } from './compiled.js';
 import { countScope, deleteScope, namespacesOfDirectories } from './forget.js';
-import { compiledExecArgv, compiledUrl } from './reader.js';
 
 /** What forgetInCopy is asked: the scopes, and the directories that widen a project scope. */
 export interface CopyForgetRequest {

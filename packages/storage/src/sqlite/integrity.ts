@@ -1,5 +1,7 @@
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { StorageError } from '../errors.js';
+import { compiledExecArgv, compiledUrl } from './compiled.js';
 
 /** What checkDatabase found. */
 export type IntegrityReport = { ok: true } | { ok: false; problems: string[] };
@@ -43,4 +45,28 @@ export function checkDatabase(path: string, maxProblems = 5): IntegrityReport {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * checkDatabase on a worker thread: the check reads every page, which takes seconds on a
+ * large file, and must not stall a collector that is starting to serve.
+ */
+export function checkDatabaseOffThread(path: string, maxProblems = 5): Promise<IntegrityReport> {
+  return new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(compiledUrl('integrity-worker.js'), {
+        workerData: { path, maxProblems },
+        execArgv: compiledExecArgv(),
+      });
+    } catch (error) {
+      resolve({ ok: false, problems: [`the check could not run: ${String(error)}`] });
+      return;
+    }
+    worker.unref();
+    worker.once('message', (report: IntegrityReport) => resolve(report));
+    worker.once('error', (error) =>
+      resolve({ ok: false, problems: [`the check could not run: ${String(error)}`] }),
+    );
+  });
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StorageError } from '../errors.js';
 
@@ -18,6 +18,10 @@ export interface FileLock {
 export function lockFile(path: string, waitMs = 1000): FileLock {
   let db: Database.Database;
   try {
+    // Owner-only, like the rest of the data dir; SQLite gives the lock's journal the
+    // same mode as the file.
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
     // A short wait: isFileLocked's probe holds a read lock for an instant.
     db = new Database(path, { timeout: waitMs });
   } catch (error) {

@@ -38,9 +38,12 @@ export interface DataStore {
    * on its own), taken while reads and writes go on. Throws StorageError `unsupported`
    * where the backend has no file to copy (a server database: use its own tools).
    * `signal` abandons a copy under way (a shutdown): it rejects at the next step, with no
-   * file left at `path`.
+   * file left at `path`. The copy is written to a temporary file beside `path`, then moved
+   * into place, so `path` never holds half a copy. An existing `path` is refused
+   * (StorageError `conflict`, nothing written) unless `overwrite`; so is the database's
+   * own file.
    */
-  backup(path: string, options?: { signal?: AbortSignal }): Promise<{ bytes: number }>;
+  backup(path: string, options?: BackupOptions): Promise<{ bytes: number }>;
 }
 
 /**
@@ -54,6 +57,13 @@ export type ForgetScope =
   | { namespace: string }
   | { before: string; namespace?: string }
   | { all: true };
+
+export interface BackupOptions {
+  /** Abandons a copy under way (a shutdown). */
+  signal?: AbortSignal;
+  /** Replace a file already at the path (default: refuse, StorageError `conflict`). */
+  overwrite?: boolean;
+}
 
 export interface ForgetOptions {
   /**
