@@ -60,18 +60,6 @@ export async function startCollector(home: string): Promise<RunningCollector> {
     child.kill('SIGKILL');
     throw new Error(`the collector did not become ready:\n${stderr}`);
   }
-  // A save waits for the embedding model while it loads (so the record is found by meaning
-  // once saved); on a loaded machine that outlasts the MCP client's 5 s timeout. The tests
-  // start once it has loaded (or failed, or is off).
-  const loaded = Date.now() + 180_000;
-  while (!dead && Date.now() < loaded) {
-    const status = await request('GET', '/v1/status').then(
-      (r) => JSON.parse(r.text) as { semantic?: { state?: string } },
-      () => undefined,
-    );
-    if (status?.semantic?.state !== 'loading') break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
   return {
     url,
     port,
