@@ -215,6 +215,45 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await search('alice', 'kafka rebalance')).json.items).toEqual([]);
   });
 
+  it('a shared record stays in the project it was first shared to: 409 for a push naming another, as locally', async () => {
+    const r = record({ title: 'Charges carry a client reference' });
+    expect((await put('alice', r, 1)).status).toBe(200);
+    for (const [name, revision] of [
+      ['alice', 2],
+      ['lead', 3],
+    ] as const) {
+      const moved = await put(name, { ...r, title: 'Moved away' }, revision, 'acme-other-repo');
+      expect(moved.status, name).toBe(409);
+      expect(moved.json).toMatchObject({
+        error: expect.stringMatching(/stays in the project it was first shared to/),
+        details: { project_id: PROJECT },
+      });
+    }
+    expect(
+      (await recent('alice')).json.items.map((i: { record: MemoryRecord }) => i.record.title),
+    ).toContain('Charges carry a client reference');
+    expect((await recent('alice', 'acme-other-repo')).json.items).toEqual([]);
+    // The local API answers the same for an id it has in another namespace.
+    const local = await send(port, 'POST', '/v1/memories', {
+      body: { ...r, namespace: buildNamespace('alice', 'elsewhere') },
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(local.status).toBe(409);
+  });
+
+  it('a revision past LIMITS.teamRevision is refused, so no push can make later edits stale', async () => {
+    const r = record({ title: 'Retry webhooks with backoff' });
+    expect((await put('alice', r, 1)).status).toBe(200);
+    const jam = await put('alice', { ...r, title: 'Jammed' }, Number.MAX_SAFE_INTEGER);
+    expect(jam.status).toBe(400);
+    expect(jam.json.details).toEqual([expect.stringMatching(/^revision: .*2147483647/)]);
+    const next = await put('alice', { ...r, title: 'Retry webhooks with jittered backoff' }, 2);
+    expect(next.json).toMatchObject({ stored: true });
+    expect((await storage.getRecord(r.record_id))?.title).toBe(
+      'Retry webhooks with jittered backoff',
+    );
+  });
+
   it("another team's token sees nothing of this team's records, whatever project it asks for", async () => {
     const r = record({ title: 'Terraform state lives in the ops bucket' });
     expect((await put('alice', r, 1)).json.stored).toBe(true);
