@@ -1,16 +1,22 @@
-// The collector for the retrieval benchmark, in its own process: over an existing data
-// dir, with semantic search on (the real model, loaded in the background) or off. Prints
-// its port once the model is loaded (or at once when off).
+// The collector for the retrieval benchmarks, in its own process: over an existing data
+// dir, with semantic search on (the real model, loaded in the background) or off, and its
+// start-up warm-up as the daemon runs it (`cold`: without). Prints its port once the model
+// is loaded (or at once when off).
 import { join } from 'node:path';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { createCollector, createSemantic, normalizeSettings, silentLogger } from 'kiro-learn';
 
-const [home, mode] = process.argv.slice(2) as [string, 'semantic' | 'lexical'];
+const [home, mode, warmth] = process.argv.slice(2) as [
+  string,
+  'semantic' | 'lexical',
+  'warm' | 'cold' | undefined,
+];
 const settings = normalizeSettings({ port: 0, semantic: { enabled: mode === 'semantic' } }, home);
 const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
 const semantic = createSemantic(storage, settings, silentLogger);
 const collector = createCollector({ storage, settings, semantic });
 const { port } = await collector.listen();
+if (warmth !== 'cold') void collector.warmUp();
 while ((await semantic.status()).state === 'loading') await new Promise((r) => setTimeout(r, 50));
 process.once('SIGTERM', () => void collector.close().then(() => process.exit(0)));
 process.stdout.write(`${port}\n`);

@@ -3,7 +3,7 @@
 // with the same generator as the baseline, all in the same run on this machine (loopback
 // only). Each developer is an open-loop stream of hook events, one every 2 s (a turn: a
 // prompt with ?retrieve=true, then four tool events), in one of 20 projects holding 20,000
-// records between them (random unit vectors for the semantic runs: the prompt's embedding
+// records between them (words from the retrieval bench's Zipf corpus; random unit vectors for the semantic runs: the prompt's embedding
 // and the vector scan are real). N ramps up in steps of BENCH_STEP_MS (default 6000, the
 // first second of each left out) until retrieval p99 crosses 500 ms or more than 1 % of
 // requests fail: that N is the knee. Semantic runs also report the first N at which more
@@ -19,10 +19,11 @@ import { DEFAULT_MODEL_ID } from '@kiro-learn/embeddings';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
+import { phrase } from '../../../packages/retrieval/bench/corpus.ts';
 
 const STEP_MS = Number(process.env['BENCH_STEP_MS'] ?? 6000);
 const WARM_MS = 1000;
-const STEPS = (process.env['BENCH_DEVELOPERS'] ?? '100,250,500,750,1000,1500,2000')
+const STEPS = (process.env['BENCH_DEVELOPERS'] ?? '25,50,100,250,500,1000,1500,2000')
   .split(',')
   .map(Number);
 const PROJECTS = 20;
@@ -33,14 +34,9 @@ const KNEE_ERRORS = 0.01;
 /** Requests a step may leave outstanding: past it the generator counts an error, not a send. */
 const MAX_OUTSTANDING = 4000;
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
-const WORDS = (
-  'stripe webhook raw body signature kafka consumer lag rebalance redis cache ttl ledger ' +
-  'rounding invoice refund queue retry idempotency terraform state bucket migration index ' +
-  'postgres vacuum deadlock timeout pool connection tls certificate rotation cron job ' +
-  'payment callback rejected router express parser token session login oauth scope'
-).split(' ');
-const pick = () => WORDS[Math.floor(Math.random() * WORDS.length)]!;
-const phrase = (n: number) => Array.from({ length: n }, pick).join(' ');
+// Records and prompts in the retrieval bench's Zipf-distributed 30k-word vocabulary: a few
+// common words, many rare ones, as a real project's memory has.
+const pick = () => phrase(1);
 const namespaceOf = (project: number) => `/actor/team/project/p${project}/`;
 
 function record(project: number): MemoryRecord {

@@ -38,6 +38,7 @@ import { streamRoutes } from './routes/stream.js';
 import type { Semantic } from './semantic.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
+import { warmUp } from './warm.js';
 
 /** What a collector is made of. The caller opens storage; the collector closes it. */
 export interface CollectorOptions {
@@ -120,6 +121,11 @@ export interface Collector {
   onEventStored(listener: (event: Event) => void): () => void;
   /** Reports a finished extraction batch to /metrics and the stream. */
   reportExtraction(entry: ExtractionLogInput): void;
+  /**
+   * Runs the first hook's work once without storing anything (see warmUp), so the first
+   * prompt after a start pays no compilation inside its retrieval budget.
+   */
+  warmUp(): Promise<void>;
 }
 
 /** Builds the collector: the HTTP API of DESIGN.md §3 and its lifecycle. */
@@ -424,6 +430,8 @@ export function createCollector(options: CollectorOptions): Collector {
       hub.on((activity) => {
         if (activity.type === 'event') listener(activity.event);
       }),
+    warmUp: () =>
+      warmUp({ storage, scrubber, home: settings.home, ...(semantic ? { semantic } : {}) }),
     reportExtraction(entry) {
       metrics.extractions.inc({ status: entry.status });
       metrics.extractedRecords.inc({}, entry.records);

@@ -204,6 +204,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   await buffer.start();
   // Daily: a backup (keeping the last backup.keep) and retention.
   const maintenance = startMaintenance({ storage, settings, logger, now: Date.now });
+  // What the first prompt would otherwise compile and prepare inside its budget (and, once
+  // the model has loaded, the hybrid path too).
+  void collector.warmUp();
   // Events the hooks spooled while the collector was down, oldest first.
   void replaySpool(settings.home, collector, url, logger);
   writePidFile(files.pid, {

@@ -1,7 +1,7 @@
 // POST /v1/hooks/:surface, the hook launcher's fast path, against a real collector on
 // loopback: the agent's raw payload in, the same event the shim would store, and exactly
 // what the hook prints out, behind the same local security as every POST.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRecordId } from '@kiro-learn/schema';
@@ -108,6 +108,19 @@ describe('POST /v1/hooks/:surface', () => {
     );
     expect(r.status).toBe(200);
     expect((await events())[0]).toMatchObject({ source: { surface: 'kiro-ide' } });
+  });
+
+  it('deletes the launcher’s copy of the payload it names, and nothing else', async () => {
+    mkdirSync(join(c.home, 'tmp'), { recursive: true });
+    const spill = join(c.home, 'tmp', 'hook.4242');
+    const other = join(c.home, 'tmp', 'keep.me');
+    writeFileSync(spill, '{}');
+    writeFileSync(other, 'x');
+    const payload = { session_id: 's', cwd: project, hook_event_name: 'SubagentStop' };
+    await hook('claude-code', payload, { headers: { 'x-kiro-learn-spill': 'hook.4242' } });
+    await hook('claude-code', payload, { headers: { 'x-kiro-learn-spill': '../tmp/keep.me' } });
+    expect(existsSync(spill)).toBe(false);
+    expect(existsSync(other)).toBe(true);
   });
 
   it('answers a payload that maps to nothing like the shim does, storing nothing', async () => {

@@ -97,6 +97,8 @@ async function child(config: Config): Promise<void> {
   const record = await time(RECORD, wasm ? 4 : 20, 'document');
   const texts = Array.from({ length: wasm ? 6 : 40 }, (_, i) => `${RECORD} ${i}`);
   const oneWorker = await throughput([embedder], texts);
+  // Before a second model is loaded: the process with one.
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
   let twoWorkers: number | undefined;
   if (!wasm) {
     const second = await loadEmbedder(options);
@@ -104,7 +106,6 @@ async function child(config: Config): Promise<void> {
     await second.close();
   }
   const [vector] = await embedder.embed([RECORD]);
-  const rssMb = process.memoryUsage().rss / 1024 / 1024;
   await embedder.close();
   process.stdout.write(
     JSON.stringify({ loadMs, prompt, record, oneWorker, twoWorkers, rssMb, vector: [...vector!] }),

@@ -64,16 +64,24 @@ function embeddingOptions(spec: string | undefined): LoadEmbedderOptions {
   return { precision, ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) };
 }
 
-/** Loads the model and stores a vector for every record of the set (as the collector does). */
-export async function embedSet({ storage, records }: RankerContext): Promise<Embedder> {
+/**
+ * Loads the model and stores a vector for every record of the set (as the collector does),
+ * of `textOf` (default embeddingText: what the collector embeds). Vectors already stored
+ * for the set are replaced.
+ */
+export async function embedSet(
+  { storage, records }: RankerContext,
+  textOf: (record: MemoryRecord) => string = embeddingText,
+): Promise<Embedder> {
   model ??= loadEmbedder(embeddingOptions(process.env.KIRO_LEARN_EVAL_EMBEDDING));
   const embedder = await model;
-  const missing = records.filter((r) => !vectors.has(embeddingText(r)));
-  const fresh = await embedder.embed(missing.map(embeddingText));
-  for (const [i, r] of missing.entries()) vectors.set(embeddingText(r), fresh[i]!);
+  const missing = records.filter((r) => !vectors.has(textOf(r)));
+  const fresh = await embedder.embed(missing.map(textOf));
+  for (const [i, r] of missing.entries()) vectors.set(textOf(r), fresh[i]!);
+  await storage.deleteVectorsExcept('none');
   await storage.putVectors(
     embedder.modelId,
-    records.map((r) => ({ recordId: r.record_id, vector: vectors.get(embeddingText(r))! })),
+    records.map((r) => ({ recordId: r.record_id, vector: vectors.get(textOf(r))! })),
   );
   return embedder;
 }

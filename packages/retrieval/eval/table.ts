@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqliteStorage } from '@kiro-learn/storage';
+import type { MemoryRecord } from '@kiro-learn/schema';
+import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { mean, type Scores, score } from './metrics.ts';
 import type { RankerFactory } from './rankers.ts';
 import {
@@ -33,8 +34,11 @@ export async function runSet(
   try {
     const stored = set.records.map((r) => [r.key, toMemoryRecord(r)] as const);
     for (const [, r] of stored) await storage.putRecord(r);
+    await linkSupersessions(storage, set, new Map(stored));
     const keyOf = new Map(stored.map(([key, r]) => [r.record_id, key]));
-    const records = stored.map(([, r]) => r);
+    const records = (await storage.getRecords(stored.map(([, r]) => r.record_id))).filter(
+      (r) => r !== undefined,
+    );
     const results = new Map<string, PromptResult[]>();
     for (const factory of rankers) {
       const rank = await factory.setup({ storage, records, now: NOW });
@@ -50,6 +54,23 @@ export async function runSet(
   } finally {
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Marks each record a newer one `supersedes` as superseded by it, as the collector does. */
+export async function linkSupersessions(
+  storage: Pick<SqliteStorage, 'supersedeRecord'>,
+  set: EvalSet,
+  byKey: ReadonlyMap<string, MemoryRecord>,
+): Promise<void> {
+  for (const r of set.records) {
+    if (r.supersedes === undefined) continue;
+    const newer = byKey.get(r.key)!;
+    await storage.supersedeRecord({
+      recordId: byKey.get(r.supersedes)!.record_id,
+      supersededBy: newer.record_id,
+      at: newer.created_at,
+    });
   }
 }
 

@@ -33,6 +33,12 @@ export interface ContextBudget {
    * its heading then reads `### <title> — from <author>`.
    */
   author?: (record: MemoryRecord) => string | undefined;
+  /**
+   * The title of the record that superseded this one (its `superseded_by`), when known: a
+   * superseded record's block then starts `Superseded on <date> by "<title>".` (by its id
+   * when unknown), so the agent never reads an old fact as the current one.
+   */
+  successor?: (record: MemoryRecord) => string | undefined;
 }
 
 /** A formatted context and what went into it. */
@@ -56,6 +62,17 @@ function trimTo(text: string, max: number): string {
   const cut = text.slice(0, max - ELLIPSIS.length);
   const space = cut.lastIndexOf(' ');
   return `${(space > cut.length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}${ELLIPSIS}`;
+}
+
+/** `Superseded on 2026-10-02 by "Queue moved to SQS".` for a superseded record, else undefined. */
+export function supersededNote(
+  record: MemoryRecord,
+  successorTitle: string | undefined,
+): string | undefined {
+  if (!record.superseded_by) return undefined;
+  const day = record.superseded_at?.slice(0, 10);
+  const by = successorTitle ? `"${inertLine(successorTitle)}"` : record.superseded_by;
+  return `Superseded${day ? ` on ${day}` : ''} by ${by}.`;
 }
 
 /**
@@ -112,7 +129,8 @@ export function formatContext(
     const fresh = lines.filter((line) => overlap(wordPairs(line), said) <= maxOverlap);
     const summaryText = (fresh.length > 0 ? fresh : lines).join('\n').trim();
     const author = budget.author?.(record);
-    const head = `\n### ${title}${author ? ` — from ${inertLine(author)}` : ''}\n\n`;
+    const note = supersededNote(record, budget.successor?.(record));
+    const head = `\n### ${title}${author ? ` — from ${inertLine(author)}` : ''}\n\n${note ? `${note}\n` : ''}`;
     const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
     if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
       budgetCut = true;

@@ -5,6 +5,8 @@
  * Everything exported here is public API.
  */
 
+// The newest of a chain above what it superseded, unless the prompt asks how things were.
+export { asksEarlierState } from './chain.js';
 // The fixed context format, its token budget and the rule that leaves repeats out.
 export {
   CHARS_PER_TOKEN,
@@ -13,7 +15,10 @@ export {
   DEFAULT_MAX_OVERLAP,
   type FormattedContext,
   formatContext,
+  supersededNote,
 } from './context.js';
+// What a record says beyond a prompt: the rules that keep echoes and empty records out.
+export { contentStems, echoes, informationFree, saysNothing } from './echo.js';
 export { RetrievalError, type RetrievalErrorCode } from './errors.js';
 // Hybrid ranking: lexical and semantic hits fused by how well the words already match.
 export {
@@ -28,6 +33,8 @@ export {
   type ResolvedRetrieverOptions,
   type RetrieverOptions,
 } from './options.js';
+// The session-start overview: open problems, decisions, what changed.
+export { bareRequest, type OverviewOptions, overview } from './overview.js';
 // The query text of a prompt event's body.
 export { promptFromBody } from './prompt.js';
 // Ranking on top of storage's BM25: file, identifier and concept boosts, mild recency.

@@ -43,7 +43,7 @@ function unresolved(record: MemoryRecord): boolean {
 }
 
 function superseded(record: MemoryRecord): boolean {
-  return typeof (record as { superseded_by?: unknown }).superseded_by === 'string';
+  return record.superseded_by !== undefined;
 }
 
 /** Picks the overview from the project's newest records (newest first). */

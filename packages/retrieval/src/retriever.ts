@@ -1,4 +1,5 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
+import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
 import { contentStems, echoes, informationFree, saysNothing } from './echo.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
@@ -130,6 +131,8 @@ interface Selection {
   view: SessionView | undefined;
   /** What the records were shown for (the prompt's subject; `any` at session start). */
   subject: Shown['subject'];
+  /** Titles of the records that superseded records in `ranked`, by the older record's id. */
+  successors?: ReadonlyMap<string, string>;
   /** How the semantic share went (prompt retrievals with a model loaded). */
   semantic?: SemanticOutcome;
 }
@@ -199,17 +202,21 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     ]);
     const semantic = found?.filter(({ record }) => matches(record, filter));
     const terms = analysePrompt(prompt);
-    if (!semantic || semantic.length === 0) {
-      return rankHits(hits, terms, opts.rankWeights, opts.now());
-    }
-    return fuseHits(
+    const ranked =
+      !semantic || semantic.length === 0
+        ? rankHits(hits, terms, opts.rankWeights, opts.now())
+        : fuseHits(prompt, hits, semantic, terms, opts.rankWeights, opts.hybridWeights, opts.now());
+    // The newest of a chain above the records it superseded, unless the prompt asks how
+    // things were; a record fetched for it must pass the search's filters too.
+    return newestFirst(
+      ranked,
       prompt,
-      hits,
-      semantic,
-      terms,
-      opts.rankWeights,
-      opts.hybridWeights,
-      opts.now(),
+      async (ids) =>
+        (await storage.getRecords(ids)).filter(
+          (record) =>
+            (namespace === undefined || record.namespace === namespace) && matches(record, filter),
+        ),
+      (record, score): MergedHit => ({ record, score }),
     );
   }
 
@@ -356,7 +363,14 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const remoteOf = new Map<MemoryRecord, MergedHit>();
         for (const hit of selection.ranked) if (hit.remote) remoteOf.set(hit.record, hit);
         const self = remote?.self?.();
-        const limits = kind === 'session' ? { ...budget, tokens: opts.sessionStartTokens } : budget;
+        const successors = selection.successors;
+        const limits = {
+          ...budget,
+          ...(kind === 'session' ? { tokens: opts.sessionStartTokens } : {}),
+          ...(successors && successors.size > 0
+            ? { successor: (record: MemoryRecord) => successors.get(record.record_id) }
+            : {}),
+        };
         const format = formatContext(
           selection.ranked.map((hit) => hit.record),
           remoteOf.size === 0
@@ -456,7 +470,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const subject = subjectOf(query);
         if (query === '') return { ranked: [], view: undefined, subject };
         let semantic: SemanticOutcome | undefined;
-        const [ranked, view, fromRemote] = await Promise.all([
+        const [{ ranked, successors }, view, fromRemote] = await Promise.all([
           rank(request.namespace, query, opts.candidates, {}, (how) => {
             semantic = how;
           }),
@@ -487,7 +501,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
           opts.minRelativeScore,
         );
         // Not cut at maxRecords here: a record left out as a repeat lets the next one in.
-        return { ranked: merged, view, subject, ...(semantic ? { semantic } : {}) };
+        return { ranked: merged, view, subject, successors, ...(semantic ? { semantic } : {}) };
       });
     },
 
@@ -538,7 +552,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const limit = request.limit ?? opts.maxRecords;
       const { namespace } = request;
       const asksRemote = request.remote === true && remote !== undefined && namespace !== undefined;
-      const [ranked, fromRemote] = await Promise.all([
+      const [{ ranked }, fromRemote] = await Promise.all([
         rank(namespace, request.query, Math.max(limit, opts.candidates), request),
         asksRemote
           ? remoteHits(namespace, (signal) =>

@@ -38,8 +38,10 @@ export interface SemanticOptions {
 
 /**
  * The text of a record that is embedded: title, summary, facts and concepts (file paths
- * are left to the lexical ranker). Whoever writes vectors and whoever searches them must
- * use the same text, so it lives here.
+ * are left to the lexical ranker), then the questions the record answers, last (the
+ * model reads a limited number of tokens, so a long record's own text comes first and its
+ * questions count for less). Whoever writes vectors and whoever searches them must use the
+ * same text, so it lives here.
  */
 export function embeddingText(record: MemoryRecord): string {
   return [
@@ -47,6 +49,7 @@ export function embeddingText(record: MemoryRecord): string {
     record.summary,
     ...record.facts,
     ...(record.concepts.length > 0 ? [record.concepts.join(', ')] : []),
+    ...(record.questions ?? []),
   ].join('\n');
 }
 

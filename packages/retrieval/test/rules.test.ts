@@ -237,3 +237,49 @@ describe('search narrowed to a type or a file', () => {
     ]);
   });
 });
+
+describe('the newest of a chain', () => {
+  it('puts the record that replaced a fact above it, and says so on the old one', async () => {
+    const storage = await openTemp();
+    const redis = record({
+      title: 'Job queue runs on Redis',
+      summary: 'Background jobs go through a Redis list with BRPOPLPUSH; workers poll it.',
+      files_touched: ['src/jobs/queue.ts'],
+      observation_type: 'decision',
+      created_at: '2026-09-01T10:00:00.000Z',
+    });
+    const sqs = record({
+      title: 'Moved background work to SQS',
+      summary: 'Workers now long-poll an SQS queue; visibility timeout 120 s.',
+      files_touched: ['src/jobs/sqs.ts'],
+      observation_type: 'decision',
+      created_at: '2026-10-02T10:00:00.000Z',
+    });
+    for (const r of [redis, sqs]) await storage.putRecord(r);
+    await storage.supersedeRecord({
+      recordId: redis.record_id,
+      supersededBy: sqs.record_id,
+      at: '2026-10-02T10:00:00.000Z',
+    });
+    const retriever = createRetriever({ storage });
+
+    // The prompt's words are the old record's; the new one shares none of them.
+    const now = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'how does the redis job queue work',
+    });
+    expect(now.records).toEqual([sqs.record_id, redis.record_id]);
+    expect(now.context).toContain(
+      `### Job queue runs on Redis\n\nSuperseded on 2026-10-02 by "Moved background work to SQS".\n`,
+    );
+    const search = await retriever.search({ namespace: NS, query: 'redis job queue' });
+    expect(search.map((hit) => hit.record.record_id)).toEqual([sqs.record_id, redis.record_id]);
+
+    // Asked how it was, the old record keeps its place.
+    const before = await retriever.retrieve({
+      namespace: NS,
+      prompt: 'what did the job queue run on before, redis?',
+    });
+    expect(before.records[0]).toBe(redis.record_id);
+  });
+});

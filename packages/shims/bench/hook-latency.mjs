@@ -1,6 +1,11 @@
-// Wall time of one hook process (spawn to exit) beside a bare `node -e ''` measured in the
-// same run, interleaved so machine load hits every series alike. Prints; asserts nothing.
-// Needs the collector built (pnpm build) and the hook bundles (the bench script builds them).
+// Wall time of one hook (spawn to exit), run as agents run it (`sh -c <the installed
+// command>`, the payload on stdin), for each agent's prompt hook and tool hook: on the fast
+// path (the collector up: sh + curl, no Node), on the fallback (the collector down: the
+// Node shim spools), and as today's Node-only launcher ran them. Beside them, measured in
+// the same run and interleaved so machine load hits every series alike: bare `node -e ''`
+// of the Node the hooks run (the fastest on the PATH, as init chose it), `sh -c true`, and
+// one `curl` to the collector. Prints ratios to bare Node and the load average; asserts
+// nothing. Needs `pnpm build` (apps/collector/dist/cli.js and this package's dist).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -10,153 +15,210 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, '..', '..', 'apps', 'collector', 'dist', 'cli.js');
-const shim = join(root, 'dist', 'bin', 'claude-code.cjs');
-const runs = Number(process.env.BENCH_RUNS ?? 60);
-if (!existsSync(cli) || !existsSync(shim)) {
-  console.error(
-    'build first: pnpm build (needs apps/collector/dist/cli.js and dist/bin/claude-code.cjs)',
-  );
+const lib = join(root, 'dist', 'index.js');
+const fixtures = join(root, 'test', 'fixtures', 'hook-payloads');
+const runs = Number(process.env.BENCH_RUNS ?? 20);
+if (!existsSync(cli) || !existsSync(lib)) {
+  console.error('build first: pnpm build (needs apps/collector/dist/cli.js and dist/index.js)');
   process.exit(1);
 }
+const { hookCommand, hookLauncher, findCurl } = await import(lib);
+const { projectIdentity } = await import('@kiro-learn/schema/node');
 
 const base = mkdtempSync(join(tmpdir(), 'kl-bench-'));
-const project = join(base, 'project');
-mkdirSync(project);
-writeFileSync(join(project, 'package.json'), '{}');
-const port = await new Promise((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = server.address();
-    server.close(() => resolve(free));
+const home = join(base, 'home');
+const project = join(home, 'src', 'payments-api');
+mkdirSync(project, { recursive: true });
+writeFileSync(join(project, 'package.json'), '{"name":"payments-api"}');
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
+const [port, closedPort] = [await freePort(), await freePort()];
+const baseEnv = { PATH: process.env.PATH, HOME: home, KIRO_LEARN_AUTOSTART: '0' };
+if (process.env.NODE_EXTRA_CA_CERTS) baseEnv.NODE_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+
+// The collector, on a small store: lexical retrieval, no extraction (its agent does not
+// exist), so every prompt pays the same inline retrieval.
+const up = join(base, 'up');
+const collector = spawn(process.execPath, [cli, 'start', '--foreground'], {
+  env: {
+    ...baseEnv,
+    KIRO_LEARN_HOME: up,
+    KIRO_LEARN_PORT: String(port),
+    KIRO_LEARN_EXTRACTOR: 'acp',
+    KIRO_LEARN_COMPRESSOR_COMMAND: join(base, 'no-such-agent'),
+    KIRO_LEARN_SEMANTIC_ENABLED: 'false',
+  },
+  stdio: 'ignore',
 });
-const env = {
-  ...process.env,
-  HOME: base,
-  KIRO_LEARN_HOME: join(base, 'data'),
-  KIRO_LEARN_PORT: String(port),
-  KIRO_LEARN_AUTOSTART: '0',
-};
-const collector = spawn(process.execPath, [cli, 'start', '--foreground'], { env, stdio: 'ignore' });
 for (let i = 0; ; i++) {
-  const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-    (r) => r.ok,
-    () => false,
-  );
-  if (up) break;
-  if (i > 400) throw new Error('collector did not start');
+  if (
+    await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 600) throw new Error('collector did not start');
   await new Promise((r) => setTimeout(r, 50));
 }
 
-// The hook command `kiro-learn init` installs, run as the agent runs it (`sh -c`): the
-// launcher in the data dir, on the Node init chose. Its own data dir, so the bundles and
-// launcher are this checkout's.
-const installHome = join(base, 'data-installed');
-const installed = spawnSync(process.execPath, [cli, 'init', '--surface', 'claude-code', '--yes'], {
-  cwd: project,
-  env: { ...env, KIRO_LEARN_HOME: installHome },
-  encoding: 'utf8',
-});
-if (installed.status !== 0) throw new Error(`kiro-learn init failed: ${installed.stderr}`);
-const installedCommand = JSON.parse(
-  readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8'),
-).hooks.UserPromptSubmit[0].hooks[0].command;
-const launcher = readFileSync(join(installHome, 'bin', 'kiro-learn-hook'), 'utf8');
+/** `kiro-learn init` for the six agents into a data dir, as a user runs it. */
+function install(data, settingsPort) {
+  const done = spawnSync(
+    process.execPath,
+    [cli, 'init', '--surface', 'kiro-cli,kiro-ide,claude-code,codex,gemini-cli,cursor', '--yes'],
+    { cwd: project, env: { ...baseEnv, KIRO_LEARN_HOME: data }, encoding: 'utf8' },
+  );
+  if (done.status !== 0) throw new Error(`kiro-learn init failed: ${done.stderr}`);
+  writeFileSync(join(data, 'settings.json'), JSON.stringify({ port: settingsPort }));
+}
+install(up, port);
+// Collector down: no PID file, its port closed. The new launcher, and today's (Node only).
+const down = join(base, 'down');
+install(down, closedPort);
+const today = join(base, 'today');
+install(today, closedPort);
+const launcher = readFileSync(join(up, 'bin', 'kiro-learn-hook'), 'utf8');
 const quoted = /^exec ('(?:[^']|'\\'')*'|\S+) "\$s"/m.exec(launcher)[1];
 const hookNode = quoted.startsWith("'") ? quoted.slice(1, -1) : quoted;
 const hookNodeVersion = spawnSync(hookNode, ['-p', 'process.versions.node'], {
   encoding: 'utf8',
 }).stdout.trim();
-// The installed hook posts to the collector of the other series (KIRO_LEARN_PORT), keeping its own data dir.
-const installedEnv = { ...env, KIRO_LEARN_HOME: installHome };
+writeFileSync(
+  join(today, 'bin', 'kiro-learn-hook'),
+  hookLauncher({ node: { path: hookNode, version: hookNodeVersion } }),
+  { mode: 0o755 },
+);
+const curl = findCurl(process.env) ?? 'curl';
 
-const payload = (extra) => JSON.stringify({ session_id: 'bench', cwd: project, ...extra });
-const prompt = payload({
-  hook_event_name: 'UserPromptSubmit',
-  prompt: 'why does the stripe webhook signature check fail after the deploy?',
-});
-const tool = payload({
-  hook_event_name: 'PostToolUse',
-  tool_name: 'Read',
-  tool_input: { file_path: 'src/a.ts' },
-  tool_response: 'x'.repeat(4000),
-});
-const withoutCa = { ...env };
+// A small store: a few records for this project, so prompts retrieve something.
+const { namespace } = projectIdentity(project, { home });
+for (let i = 0; i < 20; i++) {
+  await fetch(`http://127.0.0.1:${port}/v1/memories`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      record_id: `mr_01JD8X6Q9Z00000000000000${String(i).padStart(2, '0')}`,
+      namespace,
+      strategy: 'builtin',
+      title: `Stripe webhook fact ${i}`,
+      summary: `The webhook route needs the raw body (${i}); express.json() breaks the signature.`,
+      facts: [`fact ${i} about the deploy`],
+      concepts: ['stripe', 'webhook'],
+      files_touched: ['src/webhooks/stripe.ts'],
+      observation_type: 'discovery',
+      source_event_ids: ['01JD8X6Q9Z0000000000000000'],
+      created_at: new Date().toISOString(),
+    }),
+  });
+}
+
+// Each agent's prompt and tool payload, from the fixtures, moved into this project; every
+// run's payload differs (a repeat within seconds is stored once, which is cheaper).
+const agents = [
+  ['kiro-cli', 'kiro', [], 'kiro-cli/userPromptSubmit.json', 'kiro-cli/postToolUse-fs_read.json'],
+  [
+    'kiro-ide',
+    'kiro',
+    ['kiro-ide'],
+    'kiro-v1-hooks/UserPromptSubmit.json',
+    'kiro-v1-hooks/PostToolUse.json',
+  ],
+  [
+    'claude-code',
+    'claude-code',
+    [],
+    'claude-code/UserPromptSubmit.json',
+    'claude-code/PostToolUse.json',
+  ],
+  ['codex', 'codex', [], 'codex/UserPromptSubmit.json', 'codex/PostToolUse-Bash.json'],
+  ['gemini-cli', 'gemini-cli', [], 'gemini-cli/BeforeAgent.json', 'gemini-cli/AfterTool.json'],
+  ['cursor', 'cursor', [], 'cursor/beforeSubmitPrompt.json', 'cursor/afterShellExecution.json'],
+];
+const payload = (file) => {
+  const text = readFileSync(join(fixtures, file), 'utf8')
+    .replaceAll('/home/dev/src/payments-api', project)
+    .replaceAll('/home/dev', home);
+  const json = JSON.parse(text);
+  return (run) => JSON.stringify({ ...json, kl_bench_run: run });
+};
+
+const series = {};
+const withoutCa = { ...baseEnv };
 delete withoutCa.NODE_EXTRA_CA_CERTS;
-
-// What Node itself needs for a hook's job: read stdin, one round trip, exit. The hooks
-// write their one request straight onto a node:net socket; node:http is here to show why.
-const floor = `const http = require('node:http'); const c = []; process.stdin.on('data', (d) => c.push(d));
-process.stdin.on('end', () => http.get({ host: '127.0.0.1', port: ${port}, path: '/healthz', agent: false },
-  (r) => { r.resume(); r.on('end', () => process.exit(0)); }));`;
-const netFloor = `const net = require('node:net'); const c = []; process.stdin.on('data', (d) => c.push(d));
-process.stdin.on('end', () => net.connect(${port}, '127.0.0.1')
-  .on('data', () => process.exit(0))
-  .write('GET /healthz HTTP/1.1\\r\\nhost: 127.0.0.1:${port}\\r\\nconnection: close\\r\\n\\r\\n'));`;
-
-const series = {
-  "bare node -e ''": { args: ['-e', ''], input: '', env },
-  [`bare node -e '' (the hooks' Node ${hookNodeVersion})`]: {
+const bareNode = `bare node -e '' (hooks' Node ${hookNodeVersion})`;
+series[bareNode] = { program: hookNode, args: ['-e', ''], env: withoutCa };
+if (baseEnv.NODE_EXTRA_CA_CERTS) {
+  series[`${bareNode} + NODE_EXTRA_CA_CERTS`] = {
     program: hookNode,
     args: ['-e', ''],
-    input: '',
-    env,
-  },
-  ...(env.NODE_EXTRA_CA_CERTS
-    ? {
-        [`bare node -e '' (the hooks' Node, no NODE_EXTRA_CA_CERTS)`]: {
-          program: hookNode,
-          args: ['-e', ''],
-          input: '',
-          env: withoutCa,
-        },
-      }
-    : {}),
-  'installed prompt hook (sh -c, launcher)': {
-    program: '/bin/sh',
-    args: ['-c', installedCommand],
-    input: prompt,
-    env: installedEnv,
-  },
-  'installed tool hook (sh -c, launcher)': {
-    program: '/bin/sh',
-    args: ['-c', installedCommand],
-    input: tool,
-    env: installedEnv,
-  },
-  'floor: stdin + one node:http request': { args: ['-e', floor], input: tool, env },
-  'floor: stdin + one node:net request': { args: ['-e', netFloor], input: tool, env },
-  'prompt hook (collector up)': { args: [shim], input: prompt, env },
-  'tool hook (collector up)': { args: [shim], input: tool, env },
-  'tool hook (collector down)': {
-    args: [shim],
-    input: tool,
-    // Its own data dir: its spool must not be replayed by the hooks of the other series.
-    env: { ...env, KIRO_LEARN_PORT: '9', KIRO_LEARN_HOME: join(base, 'data-down') },
-  },
-  ...(process.env.NODE_EXTRA_CA_CERTS
-    ? {
-        "bare node -e '' (no NODE_EXTRA_CA_CERTS)": { args: ['-e', ''], input: '', env: withoutCa },
-        'tool hook (no NODE_EXTRA_CA_CERTS)': { args: [shim], input: tool, env: withoutCa },
-      }
-    : {}),
+    env: baseEnv,
+  };
+}
+series['sh -c true'] = { program: '/bin/sh', args: ['-c', 'true'], env: baseEnv };
+series['one curl to the collector'] = {
+  program: curl,
+  args: ['-q', '-s', '-o', '/dev/null', `http://127.0.0.1:${port}/healthz`],
+  env: baseEnv,
 };
-const loadBefore = loadavg()
-  .map((l) => l.toFixed(2))
-  .join(' ');
-const times = Object.fromEntries(Object.keys(series).map((name) => [name, []]));
-for (let i = 0; i < runs + 3; i++) {
-  for (const [name, { program, args, input, env: childEnv }] of Object.entries(series)) {
+const hookSeries = [];
+for (const [agent, script, args, promptFile, toolFile] of agents) {
+  for (const [hook, file] of [
+    ['prompt', promptFile],
+    ['tool', toolFile],
+  ]) {
+    const input = payload(file);
+    for (const [path, data] of [
+      ['fast path', up],
+      ['fallback, collector down', down],
+      ["today's launcher, collector down", today],
+    ]) {
+      const name = `${agent} ${hook}: ${path}`;
+      hookSeries.push({ name, agent, hook, path });
+      series[name] = {
+        program: '/bin/sh',
+        args: ['-c', hookCommand(data, script, args, false)],
+        env: { ...baseEnv, KIRO_LEARN_HOME: data },
+        input,
+      };
+    }
+  }
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const loadBefore = load();
+const names = Object.keys(series);
+const times = Object.fromEntries(names.map((name) => [name, []]));
+const warmup = 2;
+for (let i = 0; i < runs + warmup; i++) {
+  // Rotated each round: no series always runs right after the same other one.
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(k + i) % names.length];
+    const { program, args, env, input } = series[name];
     const start = process.hrtime.bigint();
-    const result = spawnSync(program ?? process.execPath, args, {
-      input,
-      env: childEnv,
+    const result = spawnSync(program, args, {
+      input: input ? input(i) : '',
+      env,
       cwd: project,
+      encoding: 'utf8',
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
-    if (i >= 3) times[name].push(ms); // the first runs warm the disk cache
+    if (name.includes('fast path') && result.stderr !== '') {
+      throw new Error(`${name} left the fast path: ${result.stderr}`);
+    }
+    if (i >= warmup) times[name].push(ms);
   }
 }
+const loadAfter = load();
 collector.kill('SIGTERM');
 await new Promise((r) => collector.once('exit', r));
 rmSync(base, { recursive: true, force: true });
@@ -165,27 +227,35 @@ const pick = (list, q) => {
   const sorted = [...list].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 };
-const bare = pick(times["bare node -e ''"], 0.5);
-console.log(`hook latency, spawn to exit, ${runs} runs each, Node ${process.version}`);
+const node50 = pick(times[bareNode], 0.5);
+const node90 = pick(times[bareNode], 0.9);
+const fmt = (ms) => ms.toFixed(1).padStart(6);
 console.log(
-  `NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS ?? '(unset)'}; load average ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')} (before: ${loadBefore}), ${availableParallelism()} cores`,
+  `hook latency, spawn to exit, ${runs} runs per series, interleaved; ${availableParallelism()} cores`,
 );
-for (const [name, list] of Object.entries(times)) {
-  const p50 = pick(list, 0.5);
-  console.log(
-    `${name.padEnd(42)} p50 ${p50.toFixed(1).padStart(6)} ms  p99 ${pick(list, 0.99).toFixed(1).padStart(6)} ms  p50 ${(p50 / bare).toFixed(2)}× bare`,
-  );
-}
-const hookBare = pick(times[`bare node -e '' (the hooks' Node ${hookNodeVersion})`], 0.5);
-for (const name of [
-  'installed prompt hook (sh -c, launcher)',
-  'installed tool hook (sh -c, launcher)',
-]) {
+console.log(`load average before ${loadBefore}, after ${loadAfter}`);
+console.log(`hooks' Node: ${hookNode} (${hookNodeVersion}); curl: ${curl}`);
+console.log(`${''.padEnd(56)}    p50      p90      p99   p50/node p90/node`);
+for (const name of names) {
   const list = times[name];
+  const [p50, p90, p99] = [pick(list, 0.5), pick(list, 0.9), pick(list, 0.99)];
   console.log(
-    `${name}: p50 ${(pick(list, 0.5) / hookBare).toFixed(2)}×, p99 ${(pick(list, 0.99) / pick(times[`bare node -e '' (the hooks' Node ${hookNodeVersion})`], 0.99)).toFixed(2)}× bare node -e '' of the hooks' Node (${hookNode}, ${hookNodeVersion})`,
+    `${name.padEnd(56)} ${fmt(p50)} ms ${fmt(p90)} ms ${fmt(p99)} ms   ${(p50 / node50).toFixed(2)}×    ${(p90 / node90).toFixed(2)}×`,
   );
 }
-console.log('target: installed hook p50 ≤ 1.3× bare Node start-up');
+console.log(`\ntargets: fast path p50 ≤ 0.6× and p90 ≤ 0.8× bare Node (${bareNode});`);
+console.log('         fallback with the collector down no slower than today’s launcher');
+let met = true;
+for (const { name, agent, hook, path } of hookSeries) {
+  if (path !== 'fast path') continue;
+  const r50 = pick(times[name], 0.5) / node50;
+  const r90 = pick(times[name], 0.9) / node90;
+  const fallback50 = pick(times[`${agent} ${hook}: fallback, collector down`], 0.5);
+  const today50 = pick(times[`${agent} ${hook}: today's launcher, collector down`], 0.5);
+  const ok = r50 <= 0.6 && r90 <= 0.8;
+  met &&= ok;
+  console.log(
+    `${ok ? '✓' : '✗'} ${`${agent} ${hook}`.padEnd(20)} fast p50 ${r50.toFixed(2)}× p90 ${r90.toFixed(2)}×; down: ${fmt(fallback50)} ms vs today ${fmt(today50)} ms (${(fallback50 / today50).toFixed(2)}×)`,
+  );
+}
+console.log(met ? 'every fast-path target met' : 'some fast-path target missed (see ✗)');

@@ -231,6 +231,9 @@ async function bothPaths(
   expect(impostorHits).toBe(hits + 1);
   const after = await Promise.all([stored(fast), stored(fallback)]);
   const added = after.map((list, i) => list.slice(0, list.length - before[i]!.length));
+  // No copy of a payload stays behind on either path.
+  expect(readdirSync(join(fast.hooks, 'tmp'))).toEqual([]);
+  expect(readdirSync(join(fallback.hooks, 'tmp'))).toEqual([]);
   return { fast: ran[0]!, fallback: ran[1]!, stored: added as [StoredEvent[], StoredEvent[]] };
 }
 

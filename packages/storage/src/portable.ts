@@ -10,55 +10,21 @@ import type {
   LogQuery,
   PendingEntry,
   PendingSummary,
+  RecordPage,
   RetrievalLogEntry,
   StorageStats,
 } from './backend.js';
+import { RECORD_COLUMNS, recordOfColumns } from './rows.js';
+import type { SharedTables } from './tables.js';
 
 type Count = number | string;
 
-/** The tables and columns these reads use, as both backends declare them. */
-export interface PortableTables {
-  pending: { namespace: string; event_id: string; seq: Count; bytes: number; appended_at: string };
-  parked: { namespace: string; event_id: string; seq: Count; bytes: number; appended_at: string };
-  memory_records: {
-    namespace: string;
-    observation_type: string;
-    strategy: string;
-    created_at: string;
-    superseded_by: string | null;
-  };
-  namespace_counts: { namespace: string; memories: Count };
-  kind_counts: { namespace: string; kind: string; n: Count };
-  type_counts: { namespace: string; observation_type: string; n: Count };
-  events: { event_id: string; json: string };
-  retrieval_log: {
-    id: Count | undefined;
-    namespace: string;
-    session_id: string | null;
-    event_id: string | null;
-    query: string;
-    record_ids: string;
-    scores: string;
-    latency_ms: number;
-    /** SQLite: 0 or 1. */
-    timed_out: boolean | number;
-    budget_cut: boolean | number;
-    error: string | null;
-    created_at: string;
-  };
-  extraction_log: {
-    id: Count | undefined;
-    namespace: string;
-    extractor: string;
-    status: string;
-    batch_size: number;
-    records: number;
-    attempts: number;
-    duration_ms: number;
-    error: string | null;
-    started_at: string;
-  };
-}
+/** The tables these reads use, typed loosely enough for either dialect. */
+export type PortableTables = SharedTables<{
+  big: Count;
+  serial: Count | undefined;
+  flag: boolean | number;
+}>;
 
 /** SQLite's 0/1 and PostgreSQL's boolean, as a boolean. */
 const flag = (value: boolean | number): boolean => value === true || value === 1;
@@ -195,6 +161,38 @@ export async function summariseParked(
   }));
 }
 
+/** The records a listing's filters keep (exact namespace; `current`: nothing superseded them). */
+function recordsWhere(db: Kysely<PortableTables>, query: ListRecordsOptions) {
+  let q = db.selectFrom('memory_records');
+  if (query.current === true) q = q.where('superseded_by', 'is', null);
+  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+  if (query.observationType !== undefined) {
+    q = q.where('observation_type', '=', query.observationType);
+  }
+  if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
+  if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+  if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+  return q;
+}
+
+/** A page of records, newest first (by `created_at`, then id), with the listing's total. */
+export async function listRecordPage(
+  db: Kysely<PortableTables>,
+  query: ListRecordsOptions,
+): Promise<RecordPage> {
+  const [rows, total] = await Promise.all([
+    recordsWhere(db, query)
+      .select(RECORD_COLUMNS)
+      .orderBy('created_at', 'desc')
+      .orderBy('record_id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset ?? 0)
+      .execute(),
+    countRecords(db, query),
+  ]);
+  return { items: rows.map(recordOfColumns), total };
+}
+
 /**
  * The total of a record listing: from the trigger-kept counters when only namespace and
  * type filter it (no scan), else counted.
@@ -219,15 +217,7 @@ export async function countRecords(
     if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
     return Number((await q.executeTakeFirst())?.n ?? 0);
   }
-  let q = db.selectFrom('memory_records').select((eb) => eb.fn.countAll<Count>().as('n'));
-  if (query.current === true) q = q.where('superseded_by', 'is', null);
-  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-  if (query.observationType !== undefined) {
-    q = q.where('observation_type', '=', query.observationType);
-  }
-  if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
-  if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-  if (query.until !== undefined) q = q.where('created_at', '<', query.until);
+  const q = recordsWhere(db, query).select((eb) => eb.fn.countAll<Count>().as('n'));
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }
 

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import type { Member } from './stores/members.js';
+import type { Member, NewMember } from './stores/members.js';
+import type { OutboxEntry } from './stores/sharing.js';
 import { recordSupersession, supersessionColumns } from './supersession.js';
 
 /** Rows both backends store alike, and how they map to the API's objects. */
@@ -34,6 +35,32 @@ export interface RecordColumns {
   superseded_at: string | null;
   superseded_reason: string | null;
 }
+
+/** The columns of a record that are its content as first stored (migration 0001). */
+export const RECORD_CONTENT_COLUMNS = [
+  'record_id',
+  'namespace',
+  'strategy',
+  'title',
+  'summary',
+  'facts',
+  'concepts',
+  'files',
+  'observation_type',
+  'source_event_ids',
+  'created_at',
+  'updated_at',
+  'metadata',
+] as const satisfies ReadonlyArray<keyof RecordColumns>;
+
+/** Every stored column of a record, alike on both backends: its content, questions and supersession. */
+export const RECORD_COLUMNS = [
+  ...RECORD_CONTENT_COLUMNS,
+  'questions',
+  'superseded_by',
+  'superseded_at',
+  'superseded_reason',
+] as const satisfies ReadonlyArray<keyof RecordColumns>;
 
 /** The columns a record is stored as. */
 export function columnsOfRecord(record: MemoryRecord): RecordColumns {
@@ -89,5 +116,41 @@ export function memberOfRow(row: {
     team: row.team,
     role: row.role as Member['role'],
     createdAt: row.created_at,
+  };
+}
+
+/** A new member as both backends store it: team `default` unless named, added now. */
+export function memberOf(member: NewMember, createdAt: string): Member {
+  return {
+    name: member.name,
+    team: member.team ?? 'default',
+    role: member.role,
+    createdAt,
+  };
+}
+
+/** A row of the team outbox (both backends; `seq` a BIGINT, a string on PostgreSQL). */
+export interface OutboxRow {
+  seq: number | string;
+  shared_record_id: string;
+  namespace: string;
+  project_id: string;
+  op: 'put' | 'delete';
+  queued_at: string;
+  attempts: number;
+  last_error: string | null;
+}
+
+/** The outbox entry of a row. */
+export function outboxEntryOfRow(row: OutboxRow): OutboxEntry {
+  return {
+    seq: Number(row.seq),
+    recordId: row.shared_record_id,
+    namespace: row.namespace,
+    projectId: row.project_id,
+    op: row.op,
+    queuedAt: row.queued_at,
+    attempts: row.attempts,
+    ...(row.last_error === null ? {} : { lastError: row.last_error }),
   };
 }

@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { type Event, LIMITS } from '@kiro-learn/schema';
 import {
   type DeliveryOutcome,
@@ -30,8 +32,9 @@ const SHIMS_VERSION: string = (
  * `x-kiro-learn-cwd` header the hook's working directory, `?arg=` the words after the
  * script on the hook's command line. The collector runs the same agent module the hook
  * script would (@kiro-learn/shims `handleHook`) and answers 200 with `FAST_PATH_MARK`, a
- * line break, and exactly what the hook prints. Anything else (an error status) sends the
- * launcher to the Node shim with the same bytes, which spools what cannot be stored.
+ * line break, and exactly what the hook prints; it deletes the launcher's copy of the
+ * payload first (`x-kiro-learn-spill`). Anything else (an error status) sends the launcher
+ * to the Node shim with the same bytes, which spools what cannot be stored.
  *
  * Only for a collector on loopback: the mapping reads the hook's project from the disk
  * (git metadata, `.kiro-learn-ignore`, a Claude Code transcript), which only the hook's own
@@ -100,6 +103,11 @@ export function hookRoutes(ctx: AppContext): Hono {
       },
     );
     if (failed !== undefined) throw failed;
+    // The launcher's copy of the payload: it is done with it once this answer is marked, so
+    // the collector deletes it and the hook spends no process on that. Only a file of the
+    // launcher's own naming, in this data dir's tmp/.
+    const spill = requestHeader(c, 'x-kiro-learn-spill');
+    if (spill && /^hook\.\d{1,10}$/.test(spill)) rmSync(join(home, 'tmp', spill), { force: true });
     if (lines.length > 0) ctx.logger.debug('hook', { surface, messages: lines });
     // Events hooks spooled while this collector was away: the fast path never replays
     // them itself, so the collector does, one replay at a time, off the answer's path.

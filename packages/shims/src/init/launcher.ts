@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { DEFAULTS } from '@kiro-learn/schema';
 import type { ShimSurface } from '../hook.js';
+import type { McpLaunch } from './merge.js';
 import { atLeast, type NodeChoice } from './node.js';
 import { shellQuote } from './quote.js';
 
@@ -70,8 +71,9 @@ export interface LauncherOptions {
  * Fast path, when the data dir's collector is up (its PID file names a loopback port) and
  * curl is there: one curl process reads stdin into a private file in `<data dir>/tmp/`
  * (EOF, or the stdin deadline), posts those bytes to `POST /v1/hooks/<surface>`, where the
- * collector maps them with the same agent modules as the shim, stores the event and
- * answers with what the agent reads, which the launcher prints. No Node starts.
+ * collector maps them with the same agent modules as the shim, stores the event, deletes
+ * the file (one process less for the hook) and answers with what the agent reads, which
+ * the launcher prints. No Node starts.
  *
  * Otherwise, or when curl fails, times out, or gets anything but the collector's marked
  * 200, the Node shim runs on the same bytes (it spools, starts the collector, never blocks).
@@ -117,7 +119,7 @@ fi
   // delete them (a rare path: one process more is fine there).
   const after = curl
     ? `if [ -n "$kl_x" ]; then
-  ${found} && ${command} "$@" <"$kl_t"
+  [ -f "$kl_t" ] && ${found} && ${command} "$@" <"$kl_t"
   rm -f "$kl_t"
   exit 0
 fi
@@ -170,7 +172,7 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
     [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
     kl_x=1
     kl_r=$(${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
-      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" \\
+      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
       -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
     kl_c=$?
     case $kl_c$kl_r in
@@ -179,7 +181,6 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
       kl_r=\${kl_r%200}
       printf '%s' "\${kl_r#*
 }"
-      rm -f "$kl_t"
       exit 0
       ;;
     esac
@@ -277,11 +278,30 @@ export function prepareHookTmp(home: string, now: number = Date.now(), maxAgeMs 
   return deleted;
 }
 
-/** The MCP launcher: the MCP server of this installation, on the Node init chose for it. */
-export function mcpLauncher(command: string, args: readonly string[]): string {
+/**
+ * Shell lines that move NODE_EXTRA_CA_CERTS aside for a Node older than 22, which loads
+ * the file eagerly at start-up (100-150 ms) though a hook or the MCP server never uses TLS;
+ * `KIRO_LEARN_NODE_EXTRA_CA_CERTS` keeps it for a collector they start. Empty on Node 22+.
+ */
+export function caCertsAside(nodeVersion: string | undefined): string {
+  if (nodeVersion === undefined || atLeast(nodeVersion, '22.0.0')) return '';
+  return `if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then
+  KIRO_LEARN_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
+  export KIRO_LEARN_NODE_EXTRA_CA_CERTS
+  unset NODE_EXTRA_CA_CERTS
+fi
+`;
+}
+
+/**
+ * The MCP launcher: the MCP server of this installation, on the Node chosen by the hooks'
+ * rule (a stable Node on the PATH, never a checkout's private one while another qualifies),
+ * with NODE_EXTRA_CA_CERTS moved aside as the hook launcher does.
+ */
+export function mcpLauncher(launch: McpLaunch): string {
   return `#!/bin/sh
 # kiro-learn MCP server launcher, written by \`kiro-learn init\` (run it again to change it).
-exec ${[command, ...args].map(shellQuote).join(' ')} "$@"
+${caCertsAside(launch.nodeVersion)}exec ${[launch.command, ...launch.args].map(shellQuote).join(' ')} "$@"
 `;
 }
 

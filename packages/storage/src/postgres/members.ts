@@ -1,6 +1,6 @@
-import type { Member, MemberStore } from '../backend.js';
+import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { memberOfRow } from '../rows.js';
+import { memberOf, memberOfRow } from '../rows.js';
 import { hasNul, now, type PgContext } from './context.js';
 
 const COLUMNS = ['name', 'team', 'role', 'created_at'] as const;
@@ -11,12 +11,7 @@ export function pgMembers(ctx: PgContext): MemberStore {
   return {
     async addMember(member) {
       ctx.ensureOpen();
-      const added: Member = {
-        name: member.name,
-        team: member.team ?? 'default',
-        role: member.role,
-        createdAt: now(),
-      };
+      const added = memberOf(member, now());
       const inserted = await db
         .insertInto('members')
         .values({

@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
-import { StorageError } from '../errors.js';
+import { type Migration, migrationChecksum, runMigrations } from '../migrate.js';
 
-/** A forward-only migration: SQL statements run in one transaction. */
-export interface PgMigration {
-  name: string;
-  statements: readonly string[];
-}
+/** A PostgreSQL migration (the Migration both backends run). */
+export type PgMigration = Migration;
 
 /**
  * The PostgreSQL schema, in order. Never edit a migration that has shipped: add a new one.
@@ -518,11 +514,30 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     name: '0011_notify_per_batch',
     statements: ['DROP TRIGGER events_ai ON events', 'DROP FUNCTION events_after_insert()'],
   },
+  {
+    // As SQLite's 0012: the embedded text includes the questions a record answers, so an
+    // edit of them drops the vector, and vectors made without them are dropped once.
+    name: '0012_vectors_follow_questions',
+    statements: [
+      `CREATE OR REPLACE FUNCTION memory_records_text_changed() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF OLD.title IS DISTINCT FROM NEW.title OR OLD.summary IS DISTINCT FROM NEW.summary
+           OR OLD.facts IS DISTINCT FROM NEW.facts OR OLD.concepts IS DISTINCT FROM NEW.concepts
+           OR OLD.questions IS DISTINCT FROM NEW.questions
+           OR OLD.namespace IS DISTINCT FROM NEW.namespace THEN
+          DELETE FROM record_vectors WHERE record_id = OLD.record_id;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `DELETE FROM record_vectors WHERE record_id IN
+        (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
+    ],
+  },
 ];
 
-export function pgChecksum(migration: PgMigration): string {
-  return createHash('sha256').update(migration.statements.join('\n;\n')).digest('hex');
-}
+/** A migration's stored checksum (migrationChecksum). */
+export const pgChecksum = migrationChecksum;
 
 /**
  * The one connection migrations run on (a `pg` client): typed by what is used, so this
@@ -550,51 +565,32 @@ export async function migratePostgres(
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await client.query(`SET search_path TO ${quoteIdent(schema)}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    return await runMigrations(migrations, {
+      async applied() {
+        await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name TEXT COLLATE "C" PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
     )`);
-    const applied = await client.query<{ name: string; checksum: string }>(
-      'SELECT name, checksum FROM schema_migrations ORDER BY name',
-    );
-    const known = new Map(migrations.map((m) => [m.name, m]));
-    for (const row of applied.rows) {
-      const migration = known.get(row.name);
-      if (!migration) {
-        throw new StorageError(
-          'migration_drift',
-          `the database has migration ${row.name}, which this version of kiro-learn does not know: it was written by a newer version; upgrade kiro-learn`,
-        );
-      }
-      if (pgChecksum(migration) !== row.checksum) {
-        throw new StorageError(
-          'migration_drift',
-          `migration ${row.name} differs from the one applied to this database (checksum mismatch)`,
-        );
-      }
-    }
-    const done = new Set(applied.rows.map((row) => row.name));
-    const ran: string[] = [];
-    for (const migration of migrations) {
-      if (done.has(migration.name)) continue;
-      try {
-        await client.query('BEGIN');
-        for (const statement of migration.statements) await client.query(statement);
-        await client.query(
-          'INSERT INTO schema_migrations (name, checksum, applied_at) VALUES ($1, $2, $3)',
-          [migration.name, pgChecksum(migration), new Date().toISOString()],
-        );
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw new StorageError(
-          'migration_failed',
-          `migration ${migration.name} failed: ${String(error)}`,
-          { cause: error },
-        );
-      }
-      ran.push(migration.name);
-    }
-    return ran;
+        return (
+          await client.query<{ name: string; checksum: string }>(
+            'SELECT name, checksum FROM schema_migrations ORDER BY name',
+          )
+        ).rows;
+      },
+      async apply(migration, sum) {
+        try {
+          await client.query('BEGIN');
+          for (const statement of migration.statements) await client.query(statement);
+          await client.query(
+            'INSERT INTO schema_migrations (name, checksum, applied_at) VALUES ($1, $2, $3)',
+            [migration.name, sum, new Date().toISOString()],
+          );
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      },
+    });
   } finally {
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]).catch(() => undefined);
   }

@@ -1,7 +1,7 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { RecordStore } from '../backend.js';
-import { countRecords } from '../portable.js';
+import { listRecordPage } from '../portable.js';
 import { checkLink, followChain } from '../supersession.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
 import { pgRecordFromRow, pgRowFromRecord, RECORD_COLUMNS, recordColumns } from './rows.js';
@@ -186,25 +186,7 @@ export function pgRecords(ctx: PgContext): RecordStore {
       ctx.ensureOpen();
       const keys = [query.namespace, query.strategy, query.since, query.until];
       if (keys.some((key) => key !== undefined && hasNul(key))) return { items: [], total: 0 };
-      let q = db.selectFrom('memory_records');
-      if (query.current === true) q = q.where('superseded_by', 'is', null);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.observationType !== undefined)
-        q = q.where('observation_type', '=', query.observationType);
-      if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
-      if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-      if (query.until !== undefined) q = q.where('created_at', '<', query.until);
-      const [rows, total] = await Promise.all([
-        q
-          .select(RECORD_COLUMNS)
-          .orderBy('created_at', 'desc')
-          .orderBy('record_id', 'desc')
-          .limit(query.limit)
-          .offset(query.offset ?? 0)
-          .execute(),
-        countRecords(db, query),
-      ]);
-      return { items: rows.map(pgRecordFromRow), total };
+      return listRecordPage(db, query);
     },
   };
 }

@@ -1,29 +1,11 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { sql } from 'kysely';
-import { columnsOfRecord, type RecordColumns, recordOfColumns } from '../rows.js';
+import { columnsOfRecord, RECORD_COLUMNS, recordOfColumns } from '../rows.js';
 import { withoutNul } from './context.js';
 import type { PgRecordRow } from './tables.js';
 
 /** The stored columns of a record (without its search vectors). */
-export const RECORD_COLUMNS = [
-  'record_id',
-  'namespace',
-  'strategy',
-  'title',
-  'summary',
-  'facts',
-  'concepts',
-  'files',
-  'observation_type',
-  'source_event_ids',
-  'created_at',
-  'updated_at',
-  'metadata',
-  'questions',
-  'superseded_by',
-  'superseded_at',
-  'superseded_reason',
-] as const satisfies ReadonlyArray<keyof RecordColumns>;
+export { RECORD_COLUMNS };
 
 /** A record as PostgreSQL stores it: the common columns, NUL characters left out (text refuses them). */
 export function pgRowFromRecord(record: MemoryRecord): PgRecordRow {

@@ -1,34 +1,8 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { sql } from 'kysely';
-import {
-  type OutboxEntry,
-  type SharingStore,
-  TEAM_RECORD_COPIES,
-  type TeamRecordCopy,
-} from '../backend.js';
+import { type SharingStore, TEAM_RECORD_COPIES, type TeamRecordCopy } from '../backend.js';
+import { type OutboxRow, outboxEntryOfRow } from '../rows.js';
 import { hasNul, now, type PgContext, withoutNul } from './context.js';
-
-interface OutboxRow {
-  seq: string;
-  shared_record_id: string;
-  namespace: string;
-  project_id: string;
-  op: 'put' | 'delete';
-  queued_at: string;
-  attempts: number;
-  last_error: string | null;
-}
-
-const toEntry = (row: OutboxRow): OutboxEntry => ({
-  seq: Number(row.seq),
-  recordId: row.shared_record_id,
-  namespace: row.namespace,
-  projectId: row.project_id,
-  op: row.op,
-  queuedAt: row.queued_at,
-  attempts: row.attempts,
-  ...(row.last_error === null ? {} : { lastError: row.last_error }),
-});
 
 /**
  * Shared namespaces and the team outbox (migration 0006_team_outbox). The outbox is filled
@@ -89,7 +63,7 @@ export function pgSharing(ctx: PgContext): SharingStore {
       ctx.ensureOpen();
       const { rows } = await sql<OutboxRow>`
         SELECT * FROM team_outbox ORDER BY seq LIMIT ${Math.max(0, Math.floor(limit))}`.execute(db);
-      return rows.map(toEntry);
+      return rows.map(outboxEntryOfRow);
     },
 
     async completeOutbox(seqs) {

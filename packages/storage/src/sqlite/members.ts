@@ -1,6 +1,6 @@
-import type { Member, MemberStore } from '../backend.js';
+import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { memberOfRow } from '../rows.js';
+import { memberOf, memberOfRow } from '../rows.js';
 import { now, type SqliteContext } from './context.js';
 
 /** Members of a team memory server: named bearer tokens, stored hashed, each in one team. */
@@ -9,12 +9,7 @@ export function sqliteMembers(ctx: SqliteContext): MemberStore {
   return {
     async addMember(member) {
       ctx.ensureOpen();
-      const added: Member = {
-        name: member.name,
-        team: member.team ?? 'default',
-        role: member.role,
-        createdAt: now(),
-      };
+      const added = memberOf(member, now());
       return writes.enqueue(() => {
         const taken = statements
           .prepare('SELECT 1 FROM members WHERE name = ? OR token_hash = ?')

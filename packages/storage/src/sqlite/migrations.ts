@@ -1,43 +1,17 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { StorageError } from '../errors.js';
+import { type Migration, migrationChecksum, runMigrations } from '../migrate.js';
+import { RECORD_COLUMNS, RECORD_CONTENT_COLUMNS } from '../rows.js';
 
 /** A forward-only migration: SQL statements run in one transaction. */
-export interface Migration {
-  name: string;
-  statements: readonly string[];
-}
+export type { Migration } from '../migrate.js';
 
 const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 /** The current time as the ISO text the backend writes (`2026-11-23T05:47:36.123Z`). */
 const ISO_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-/** The columns of a record that are its content (an edit of any is pushed again). */
-const RECORD_CONTENT_COLUMNS = [
-  'record_id',
-  'namespace',
-  'strategy',
-  'title',
-  'summary',
-  'facts',
-  'concepts',
-  'files',
-  'observation_type',
-  'source_event_ids',
-  'created_at',
-  'updated_at',
-  'metadata',
-];
-
 /** Content columns added by 0011 (questions, supersession): an edit of these is pushed too. */
-const RECORD_CONTENT_COLUMNS_0011 = [
-  ...RECORD_CONTENT_COLUMNS,
-  'questions',
-  'superseded_by',
-  'superseded_at',
-  'superseded_reason',
-];
+const RECORD_CONTENT_COLUMNS_0011 = RECORD_COLUMNS;
 
 /** The full-text index's columns, in order (bm25 weights follow it), from 0011 on. */
 const FTS_COLUMNS_0011 = 'title, summary, facts, concepts, files, questions, ns_token';
@@ -441,61 +415,49 @@ export const MIGRATIONS: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    // Retrieval embeds the questions a record answers after its own text, so an edit of
+    // them makes the vector stale too (reindex, or the collector's catch-up, re-embeds);
+    // vectors of records that already have questions were made without them.
+    name: '0012_vectors_follow_questions',
+    statements: [
+      'DROP TRIGGER memory_records_vectors_au',
+      `CREATE TRIGGER memory_records_vectors_au AFTER UPDATE ON memory_records
+        WHEN old.title IS NOT new.title OR old.summary IS NOT new.summary
+          OR old.facts IS NOT new.facts OR old.concepts IS NOT new.concepts
+          OR old.questions IS NOT new.questions OR old.namespace IS NOT new.namespace
+      BEGIN
+        DELETE FROM record_vectors WHERE record_id = old.record_id;
+      END`,
+      `DELETE FROM record_vectors WHERE record_id IN
+        (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
+    ],
+  },
 ];
 
-export function checksum(migration: Migration): string {
-  return createHash('sha256').update(migration.statements.join('\n;\n')).digest('hex');
-}
+/** A migration's stored checksum (migrationChecksum). */
+export const checksum = migrationChecksum;
 
 /**
- * Applies pending migrations, each in its own transaction together with its bookkeeping
- * row. Refuses (StorageError `migration_drift`) when the database has a migration this code
- * does not know (written by a newer kiro-learn) or one whose text changed.
+ * Applies pending migrations (runMigrations: in order, each in its own transaction with its
+ * bookkeeping row; drift refused).
  */
 export async function migrate(db: Kysely<unknown>, migrations = MIGRATIONS): Promise<string[]> {
-  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+  return runMigrations(migrations, {
+    async applied() {
+      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
     name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
   )`.execute(db);
-  const applied = await sql<{ name: string; checksum: string }>`
+      const { rows } = await sql<{ name: string; checksum: string }>`
     SELECT name, checksum FROM schema_migrations ORDER BY name`.execute(db);
-  const known = new Map(migrations.map((m) => [m.name, m]));
-  for (const row of applied.rows) {
-    const migration = known.get(row.name);
-    if (!migration) {
-      throw new StorageError(
-        'migration_drift',
-        `the database has migration ${row.name}, which this version of kiro-learn does not know: it was written by a newer version; upgrade kiro-learn`,
-      );
-    }
-    if (checksum(migration) !== row.checksum) {
-      throw new StorageError(
-        'migration_drift',
-        `migration ${row.name} differs from the one applied to this database (checksum mismatch)`,
-      );
-    }
-  }
-  const done = new Set(applied.rows.map((row) => row.name));
-  const ran: string[] = [];
-  for (const migration of migrations) {
-    if (done.has(migration.name)) continue;
-    try {
+      return rows;
+    },
+    async apply(migration, sum) {
       await db.transaction().execute(async (trx) => {
         for (const statement of migration.statements) await sql.raw(statement).execute(trx);
         await sql`INSERT INTO schema_migrations (name, checksum, applied_at)
-          VALUES (${migration.name}, ${checksum(migration)}, ${new Date().toISOString()})`.execute(
-          trx,
-        );
+          VALUES (${migration.name}, ${sum}, ${new Date().toISOString()})`.execute(trx);
       });
-    } catch (error) {
-      throw new StorageError(
-        'migration_failed',
-        `migration ${migration.name} failed: ${String(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    ran.push(migration.name);
-  }
-  return ran;
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { RecordStore } from '../backend.js';
-import { countRecords } from '../portable.js';
+import { listRecordPage } from '../portable.js';
 import { checkLink, followChain } from '../supersession.js';
 import { now, type SqliteContext } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
@@ -139,22 +139,7 @@ export function sqliteRecords(ctx: SqliteContext): RecordStore {
 
     async listRecords(query) {
       ctx.ensureOpen();
-      let q = db.selectFrom('memory_records');
-      if (query.current === true) q = q.where('superseded_by', 'is', null);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.observationType !== undefined)
-        q = q.where('observation_type', '=', query.observationType);
-      if (query.strategy !== undefined) q = q.where('strategy', '=', query.strategy);
-      if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
-      if (query.until !== undefined) q = q.where('created_at', '<', query.until);
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('record_id', 'desc')
-        .limit(query.limit)
-        .offset(query.offset ?? 0)
-        .execute();
-      return { items: rows.map(recordFromRow), total: await countRecords(db, query) };
+      return listRecordPage(db, query);
     },
   };
 }

@@ -1,36 +1,14 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import {
-  type OutboxEntry,
   type SharingStore,
   TEAM_RECORD_COPIES,
   type TeamRecordCopy,
   type TeamShare,
 } from '../backend.js';
+import { type OutboxRow, outboxEntryOfRow } from '../rows.js';
 import type { SqliteContext } from './context.js';
 
-interface OutboxRow {
-  seq: number;
-  shared_record_id: string;
-  namespace: string;
-  project_id: string;
-  op: 'put' | 'delete';
-  queued_at: string;
-  attempts: number;
-  last_error: string | null;
-}
-
 const now = () => new Date().toISOString();
-
-const toEntry = (row: OutboxRow): OutboxEntry => ({
-  seq: row.seq,
-  recordId: row.shared_record_id,
-  namespace: row.namespace,
-  projectId: row.project_id,
-  op: row.op,
-  queuedAt: row.queued_at,
-  attempts: row.attempts,
-  ...(row.last_error === null ? {} : { lastError: row.last_error }),
-});
 
 /**
  * Shared namespaces and the team outbox (migration 0008_team_outbox). The outbox is filled
@@ -92,7 +70,7 @@ export function sqliteSharing(ctx: SqliteContext): SharingStore {
       const rows = prepare('SELECT * FROM team_outbox ORDER BY seq LIMIT ?').all(
         Math.max(0, Math.floor(limit)),
       ) as OutboxRow[];
-      return rows.map(toEntry);
+      return rows.map(outboxEntryOfRow);
     },
 
     async completeOutbox(seqs) {

@@ -1,25 +1,8 @@
 import type Database from 'better-sqlite3';
+import { RECORD_COLUMNS as COMMON_RECORD_COLUMNS } from '../rows.js';
 
-const RECORD_COLUMNS = [
-  'record_id',
-  'namespace',
-  'strategy',
-  'title',
-  'summary',
-  'facts',
-  'concepts',
-  'files',
-  'observation_type',
-  'source_event_ids',
-  'created_at',
-  'updated_at',
-  'metadata',
-  'ns_token',
-  'questions',
-  'superseded_by',
-  'superseded_at',
-  'superseded_reason',
-] as const;
+/** A record's columns in SQLite: the common ones and its namespace's FTS5 token. */
+const RECORD_COLUMNS = [...COMMON_RECORD_COLUMNS, 'ns_token'] as const;
 
 export type WriteStatements = Record<
   | 'insertEvent'

@@ -118,6 +118,10 @@ export function vectorsConformance({ open, reopen }: BackendFactory): void {
       expect(
         await storage.searchVectors({ namespace: NS, modelId: MODEL, vector: axis(4), limit: 5 }),
       ).toEqual([]);
+      // The questions a record answers are embedded with it (retrieval's embeddingText).
+      await storage.putVectors(MODEL, [{ recordId: r.record_id, vector: axis(4) }]);
+      await storage.updateRecord(r.record_id, { questions: ['why is the consumer behind?'] });
+      expect(await storage.vectorCoverage(MODEL, NS)).toEqual({ records: 1, withVector: 0 });
     });
 
     it('pages through records without a vector for a model, and prunes other models', async () => {
