@@ -210,4 +210,38 @@ describe('records worth reading (built-in extractor)', () => {
       'and where is the price cache configured?',
     ]);
   });
+
+  it('files a reply to `ok do it` under the request before it, also as a question it answers', async () => {
+    const records = await extract([
+      prompt('why do the checkout requests time out at peak?'),
+      tool(
+        'Read',
+        { file_path: `${PROJECT}/src/payments/client.ts` },
+        {
+          type: 'text',
+          file: { filePath: `${PROJECT}/src/payments/client.ts`, content: 'timeout: 10_000' },
+        },
+      ),
+      stop(
+        'The payment client gives up after 10 s; 3-D Secure checks take up to 25 s at peak. Raising it to 30 s would fix it.',
+      ),
+      prompt('ok do it'),
+      tool(
+        'Edit',
+        {
+          file_path: `${PROJECT}/src/payments/client.ts`,
+          old_string: 'timeout: 10_000',
+          new_string: 'timeout: 30_000',
+        },
+        { filePath: `${PROJECT}/src/payments/client.ts` },
+      ),
+      stop('Done, the timeout is 30 s now.'),
+    ]);
+    expect(records).toHaveLength(2);
+    expect(records[1]!.title).toBe(
+      'why do the checkout requests time out at peak? — edited src/payments/client.ts',
+    );
+    expect(records[1]!.questions).toEqual(['why do the checkout requests time out at peak?']);
+    expect(records[0]!.questions).toBeUndefined();
+  });
 });

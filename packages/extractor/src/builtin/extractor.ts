@@ -1,6 +1,7 @@
 import { bodyText, type Event } from '@kiro-learn/schema';
 import { toRecord } from '../records.js';
 import type { Extractor } from '../types.js';
+import { isInformationFree } from './prose.js';
 import { summarizeTurn, type TurnContext } from './summarize.js';
 import { groupTurns, type Turn } from './turns.js';
 
@@ -31,10 +32,12 @@ export function createBuiltinExtractor(): Extractor {
                 ...(context.requestEventId ? { requestEventId: context.requestEventId } : {}),
               }),
           questions: context.questions,
+          ...(context.previousRequest ? { previousRequest: context.previousRequest } : {}),
         });
         if (turn.prompt) {
           delete context.request;
           delete context.requestEventId;
+          remember(context, turn);
         }
         if (question !== undefined) context.questions.push(question);
         else if (drafts.length > 0) context.questions = [];
@@ -68,9 +71,13 @@ function sessionContexts(preceding: readonly Event[]): Map<string, SessionContex
   for (const turn of turns) {
     const context = contexts.get(turn.sessionId) ?? { questions: [] };
     contexts.set(turn.sessionId, context);
-    const { drafts, question } = summarizeTurn(turn, { questions: context.questions });
+    const { drafts, question } = summarizeTurn(turn, {
+      questions: context.questions,
+      ...(context.previousRequest ? { previousRequest: context.previousRequest } : {}),
+    });
     if (question !== undefined) context.questions.push(question);
     else if (drafts.length > 0) context.questions = [];
+    if (turn.prompt) remember(context, turn);
     if (turn.prompt) {
       delete context.request;
       delete context.requestEventId;
@@ -82,6 +89,12 @@ function sessionContexts(preceding: readonly Event[]): Map<string, SessionContex
     }
   }
   return contexts;
+}
+
+/** A turn's informative request becomes the one the next `ok do it` is about. */
+function remember(context: SessionContext, turn: Turn): void {
+  const request = requestOf(turn);
+  if (request !== undefined && !isInformationFree(request)) context.previousRequest = request;
 }
 
 function requestOf(turn: Turn): string | undefined {

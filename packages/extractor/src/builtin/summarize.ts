@@ -329,6 +329,11 @@ export interface TurnContext {
   requestEventId?: string;
   /** Requests of question-only turns just before this one, which this turn answers. */
   questions?: readonly string[];
+  /**
+   * The request of the session's turn before this one: what a prompt naming nothing of its
+   * own (`ok do it`, `continue`) is about.
+   */
+  previousRequest?: string;
 }
 
 /** What one turn yields: its records, or the question it only asked (carried to the next turn). */
@@ -363,9 +368,16 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
   const ownRequest = prompt && !isInformationFree(prompt) ? prompt : '';
   const carried = context.request && !isInformationFree(context.request) ? context.request : '';
   const asked = (context.questions ?? []).filter((q) => !isInformationFree(q));
-  // A `continue` or `yes` is about what was asked before it.
-  const request = ownRequest || carried || asked.at(-1) || '';
-  const questions = asked.filter((q) => q !== request);
+  // A `continue` or `ok do it` is about what was asked before it.
+  const previous =
+    !ownRequest && context.previousRequest && !isInformationFree(context.previousRequest)
+      ? context.previousRequest
+      : '';
+  const request = ownRequest || carried || asked.at(-1) || previous;
+  // The request it answers is also one of its questions (searched apart, weighted lower).
+  const questions = [
+    ...new Set([...asked, ...(prompt && !ownRequest && request ? [request] : [])]),
+  ];
   const reads = [...new Set(tools.filter((t) => t.action === 'read').flatMap((t) => t.files))];
   const edits = tools.filter((t) => t.action === 'write' && t.ok !== false);
   const written = [...new Set(edits.flatMap((t) => t.files))];
