@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** A build that finishes sooner than this prints nothing (nothing changed: turbo's cache). */
-const QUIET_MS = 2000;
+const QUIET_MS = 5000;
 
 function build() {
   return new Promise((resolve) => {
@@ -54,5 +54,8 @@ function build() {
 }
 
 if (!(await build())) process.exit(1);
+// pnpm runs scripts in the workspace root; the CLI works where it was started (`init` in a
+// project, `search` for the project around it).
+if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 // The CLI reads its arguments from process.argv.slice(2): the same as this script's.
 await import('../apps/collector/dist/cli.js');

@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { shared } from '../../vitest.shared.ts';
 
-export default mergeConfig(shared, defineConfig({}));
+// The README's quick start runs once, in a fresh clone, before any test file (fresh.ts).
+const globalSetup = fileURLToPath(new URL('./test/global-setup.ts', import.meta.url));
+
+export default mergeConfig(shared, defineConfig({ test: { globalSetup: [globalSetup] } }));

@@ -1,5 +1,6 @@
 import { bodyText, type Event, parseNamespace } from '@kiro-learn/schema';
 import type { ExtractionLogInput, RetrievalLogInput } from '@kiro-learn/storage';
+import { withTool } from './viewer/summary.js';
 
 /** A retrieval the collector answered inline: the retrieval log's shape, with its time. */
 export type RetrievalActivity = RetrievalLogInput & { createdAt: string };
@@ -62,5 +63,6 @@ export function eventSummary(event: Event) {
     session_id: event.session_id,
     valid_time: event.valid_time,
     preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+    ...withTool(event),
   };
 }

@@ -7,6 +7,8 @@ export type CollectorErrorCode =
   | 'start_failed'
   | 'not_running'
   | 'usage'
+  /** `kiro-learn install`: a pack or the npm install failed (nothing was replaced). */
+  | 'install_failed'
   | 'http';
 
 /**

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
+import { fastRuntimeFix } from './install/layout.js';
 import type { Logger } from './log/logger.js';
 
 /** Where semantic search stands, for /v1/status, `status` and `doctor`. */
@@ -18,6 +19,11 @@ export interface SemanticStatus {
   runtime?: string;
   /** Records that have a vector for the model, of all records (when on). */
   vectors?: { records: number; withVector: number };
+  /**
+   * When the model runs on the WASM engine because onnxruntime-node did not load: what
+   * that costs, why, and the one command that fixes it. Never a silent slow path.
+   */
+  slow?: { what: string; fix: string };
   /** `int8` or `fp32` (onnxruntime-node; the WASM engine runs fp32), once loaded. */
   precision?: string;
   /**
@@ -41,8 +47,9 @@ export interface Semantic {
   status(): Promise<SemanticStatus>;
   /**
    * Embeds and stores the vectors of just-saved records, so they are found by meaning as
-   * soon as the save returns; waits for a model still loading. Never throws (a record it
-   * could not embed is picked up by the background catch-up).
+   * soon as the save returns; waits up to 2 s for a model still loading (the catch-up
+   * after the load embeds them otherwise). Never throws (a record it could not embed is
+   * picked up by the background catch-up).
    */
   embedRecords(records: readonly MemoryRecord[]): Promise<void>;
   /** Records may be missing vectors (an extraction stored some): embed them in the background. */
@@ -64,6 +71,8 @@ export interface Semantic {
 export type EmbedderLoader = typeof loadEmbedder;
 
 const PAGE = 32;
+/** How long a save waits for a model that is still loading (see embedRecords). */
+const LOADING_WAIT_MS = 2000;
 
 /**
  * Starts loading the model in the background (a worker thread: start-up and /healthz
@@ -82,6 +91,7 @@ export function createSemantic(
     ? 'the model is loading'
     : 'semantic.enabled is false in settings.json';
   let model: Embedder | undefined;
+  let slow: SemanticStatus['slow'];
   let closed = false;
   let closing: Promise<void> | undefined;
   let running: Promise<void> | undefined;
@@ -112,6 +122,13 @@ export function createSemantic(
           model = loaded;
           state = 'on';
           reason = undefined;
+          if (loaded.runtime === 'wasm' && loaded.fallbackReason !== undefined) {
+            slow = {
+              what: `embeddings run on WASM, ${WASM_SLOWDOWN} slower than onnxruntime-node, which did not load (${firstLine(loaded.fallbackReason)})`,
+              fix: fastRuntimeFix(),
+            };
+            logger.warn('semantic search on the slow WASM engine', slow);
+          }
           logger.info('semantic search on', {
             model: loaded.modelId,
             runtime: loaded.runtime,
@@ -179,6 +196,7 @@ export function createSemantic(
       return {
         state,
         ...(reason ? { reason } : {}),
+        ...(slow ? { slow } : {}),
         ...(embedder
           ? {
               model: embedder.modelId,
@@ -200,7 +218,17 @@ export function createSemantic(
       busy = fn;
     },
     async embedRecords(records) {
-      const embedder = model ?? (await loading);
+      // A model still loading is waited for a moment only: on a busy machine loading takes
+      // many seconds, and a save (the MCP tools give up after 5 s) must not wait for it.
+      // The catch-up that runs once it has loaded embeds these records then.
+      const embedder =
+        model ??
+        (await Promise.race([
+          loading,
+          new Promise<undefined>((resolve) => {
+            setTimeout(() => resolve(undefined), LOADING_WAIT_MS).unref();
+          }),
+        ]));
       if (!embedder || closed || records.length === 0) return;
       try {
         await embedAndStore(embedder, records);
@@ -223,4 +251,8 @@ export function createSemantic(
       return closing;
     },
   };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!.trim();
 }

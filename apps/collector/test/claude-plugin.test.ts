@@ -104,10 +104,24 @@ describe('the Claude Code plugin', () => {
       for (const group of groups) {
         for (const hook of group.hooks) {
           expect(hook.type).toBe('command');
-          expect(Object.keys(pkg.bin)).toContain(hook.command.split(' ')[0]);
+          // The shim when it is on the PATH, else nothing; exit 0 either way.
+          expect(hook.command).toBe(
+            'command -v kiro-learn-shim >/dev/null 2>&1 && kiro-learn-shim claude-code; exit 0',
+          );
+          expect(Object.keys(pkg.bin)).toContain('kiro-learn-shim');
         }
       }
     }
+  });
+
+  it("carries kiro-learn's version in its manifest and its marketplace entry, so /plugin update sees a release", () => {
+    const { version } = readJson(join(pkgDir, 'package.json')) as { version: string };
+    expect(manifest.version).toBe(version);
+    const marketplace = readJson(join(pkgDir, '../../.claude-plugin/marketplace.json'));
+    expect(marketplace.plugins[0].version).toBe(version);
+    // The release flow keeps them in step (tests/release/test/version.test.ts runs it).
+    const rootPkg = readJson(join(pkgDir, '../../package.json'));
+    expect(rootPkg.scripts['version-packages']).toMatch(/scripts\/sync-plugin-version\.mjs/);
   });
 
   it('hooks the same events as kiro-learn init --surface claude-code', () => {
@@ -165,6 +179,56 @@ describe('the Claude Code plugin', () => {
     const status = JSON.parse(cli(['status', '--json'], env).stdout) as { events: number };
     // The prompt, the tool use, the failure and the turn end at least.
     expect(status.events).toBeGreaterThanOrEqual(4);
+  });
+
+  it('without kiro-learn-shim on the PATH, every hook exits 0 and does nothing; doctor says so once', () => {
+    const empty = join(root, 'empty-path');
+    mkdirSync(empty, { recursive: true });
+    const bare = { ...env, PATH: empty };
+    const before = (JSON.parse(cli(['status', '--json'], env).stdout) as { events: number }).events;
+    for (const [event, groups] of Object.entries(hooksFile.hooks)) {
+      for (const hook of groups.flatMap((g) => g.hooks)) {
+        const run = spawnSync('/bin/sh', ['-c', hook.command], {
+          cwd: project,
+          env: bare,
+          encoding: 'utf8',
+          input: JSON.stringify({
+            session_id: 'plugin-session',
+            cwd: project,
+            hook_event_name: event,
+            prompt: 'is anything recorded without the shim?',
+          }),
+        });
+        expect({ event, status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+          event,
+          status: 0,
+          stdout: '',
+          stderr: '',
+        });
+      }
+    }
+    const after = (JSON.parse(cli(['status', '--json'], env).stdout) as { events: number }).events;
+    expect(after).toBe(before);
+
+    // The plugin is enabled for this user: doctor names the missing shim, once.
+    mkdirSync(join(root, '.claude'), { recursive: true });
+    writeFileSync(
+      join(root, '.claude', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'kiro-learn@kiro-learn': true } }),
+    );
+    try {
+      const without = cli(['doctor'], bare, project).stdout;
+      const warning =
+        '! Claude Code plugin kiro-learn is enabled, but kiro-learn-shim is not on the PATH: its hooks do nothing';
+      expect(without.split('\n').filter((l) => l === warning)).toHaveLength(1);
+      expect(without).toMatch(/→ put kiro-learn on the PATH: \.\/pnpmw kiro-learn install/);
+      const withShim = cli(['doctor'], env, project).stdout;
+      expect(withShim).toContain(
+        `✓ Claude Code plugin kiro-learn: its hooks run ${join(bin, 'kiro-learn-shim')}`,
+      );
+    } finally {
+      rmSync(join(root, '.claude', 'settings.json'));
+    }
   });
 
   it('starts its MCP server from the bin it names, with every tool', async () => {

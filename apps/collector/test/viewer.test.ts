@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -288,7 +289,15 @@ async function shot(name: string, fullPage = false): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
 beforeAll(async () => {
+  // One clear line when the browser is missing (the test command's summary repeats it).
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: the viewer tests need it. Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to its executable.`,
+    );
+  }
   dir = await mkdtemp(join(tmpdir(), 'kiro-learn-viewer-'));
   const assetsDir = join(dir, 'ui');
   await promisify(execFile)(process.execPath, [join(APP_DIR, 'viewer/build.mjs'), assetsDir]);
@@ -301,7 +310,7 @@ beforeAll(async () => {
   base = collector.url;
   stop = collector.close;
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: [
       '--headless',
@@ -340,12 +349,14 @@ afterEach(async (test) => {
 afterAll(async () => {
   await context?.close();
   await stop?.();
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('viewer', () => {
   it('loads the live screen with recent activity and no console errors', async () => {
-    await page.goto(`${base}/ui/`);
+    // The bare address a user types leads to the viewer.
+    await page.goto(`${base}/`);
+    expect(page.url()).toBe(`${base}/ui/`);
     await poll(() => page.locator('#stream').textContent()).toBe('live');
     const feed = page.getByRole('list', { name: 'Live activity' });
     await feed.getByText('Why does the invoice total round differently').waitFor();
@@ -369,6 +380,58 @@ describe('viewer', () => {
     await row.getByRole('button').click();
     const dialog = page.getByRole('dialog');
     await poll(() => dialog.locator('pre').textContent()).toContain(fresh.event_id);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows tool calls as tool, argument and outcome, a turn end as its answer, the JSON one click away', async () => {
+    const json = (data: unknown): Event['body'] => ({ type: 'json', data });
+    const bash = {
+      ...event('tool_use', ''),
+      body: json({
+        tool_name: 'Bash',
+        tool_input: { command: 'pnpm vitest run src/money', description: 'Run the money tests' },
+        tool_response: { stdout: 'Tests  1 failed | 11 passed', exit_code: 1 },
+      }),
+    };
+    const edit = {
+      ...event('tool_use', ''),
+      body: json({
+        tool_name: 'Edit',
+        tool_input: { file_path: 'src/money/round.ts', old_string: 'a', new_string: 'b' },
+        tool_response: { success: true },
+      }),
+    };
+    const silentEnd = event('session_summary', '');
+    const answeredEnd = {
+      ...event('session_summary', ''),
+      body: {
+        type: 'message' as const,
+        turns: [{ role: 'assistant', content: 'Rounding now matches the ledger to the cent.' }],
+      },
+    };
+    for (const e of [bash, edit, silentEnd, answeredEnd]) {
+      expect((await post('/v1/events', e)).status).toBe(200);
+    }
+    const row = (e: Event) => page.locator(`li[data-key="event:${e.event_id}"]`);
+    await poll(() => row(bash).textContent()).toMatch(/Bash\s*pnpm vitest run src\/money\s*exit 1/);
+    expect(await row(bash).textContent()).not.toContain('tool_name');
+    await poll(() => row(edit).textContent()).toMatch(/Edit\s*src\/money\/round\.ts\s*ok/);
+    await poll(() => row(silentEnd).textContent()).toContain(
+      'Turn ended (the agent sent no answer text)',
+    );
+    await poll(() => row(answeredEnd).textContent()).toContain(
+      'Rounding now matches the ledger to the cent.',
+    );
+    // Plain words on hover: the kind, and how the call ended.
+    expect(await row(bash).locator('.kind-tool_use').getAttribute('title')).toBe(
+      'A tool the agent ran: a command, a file read or edit, a search',
+    );
+    expect(await row(bash).getByText('exit 1').getAttribute('title')).toBe('The tool call failed');
+    await shot('tool-calls');
+    await row(bash).getByRole('button').click();
+    const dialog = page.getByRole('dialog');
+    await poll(() => dialog.locator('pre').textContent()).toContain('"tool_name": "Bash"');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
@@ -464,6 +527,26 @@ describe('viewer', () => {
     await other.getByText('open', { exact: true }).waitFor();
     expect(await other.getByText('paused', { exact: true }).count()).toBe(0);
     await other.getByText(/failed · 0 records/).waitFor();
+    // Every column and state says what it means, in plain words.
+    const headers = page.locator('thead th');
+    for (const name of [
+      'Project',
+      'Events',
+      'Memories',
+      'Pending',
+      'Breaker',
+      'Compaction',
+      'Last extraction',
+    ]) {
+      expect(
+        (await headers.getByText(name, { exact: true }).getAttribute('title'))?.length,
+        name,
+      ).toBeGreaterThan(20);
+    }
+    expect(await other.getByText('open', { exact: true }).getAttribute('title')).toMatch(
+      /failed several times in a row and is paused/,
+    );
+    expect(await row.getByText('closed').getAttribute('title')).toBe('Extraction runs normally');
     await shot('projects');
     await row.getByRole('button', { name: /Extract now/ }).click();
     await row.getByText('done').waitFor();

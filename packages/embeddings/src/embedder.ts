@@ -23,6 +23,11 @@ export interface Embedder {
   readonly dimension: number;
   /** The runtime that runs it: `onnxruntime-node` or `wasm`. */
   readonly runtime: EmbeddingRuntime;
+  /**
+   * Why onnxruntime-node is not the runtime, when the `auto` preference fell back to the
+   * WASM engine (5 to 10 times slower): not installed, or it did not load here.
+   */
+  readonly fallbackReason?: string;
   /** One L2-normalised vector per text, in order. Rejects with EmbeddingError. */
   embed(texts: readonly string[], options?: EmbedOptions): Promise<Float32Array[]>;
   /** Frees the model; later calls reject with `closed`. */

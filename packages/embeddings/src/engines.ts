@@ -11,6 +11,8 @@ import { wordPieceTokenizer } from './tokenizer.js';
 /** A loaded model in one runtime, embedding one text at a time (no padding waste). */
 export interface Engine {
   runtime: EmbeddingRuntime;
+  /** Why onnxruntime-node is not the runtime, when `auto` fell back to WASM. */
+  fallbackReason?: string;
   /** `wide`: with every intra-op thread the engine was loaded with, else one. */
   embedOne(text: string, wide?: boolean): Promise<Float32Array>;
   close(): Promise<void>;
@@ -44,6 +46,9 @@ export async function loadEngine(
       return await loadOnnxEngine(files, { ...options, maxTokens });
     } catch (error) {
       if (prefer === 'onnxruntime-node' || files.graph.kind === 'onnx') throw error;
+      // The slow path is never silent: the collector says why, and what fixes it.
+      const fallbackReason = error instanceof Error ? error.message : String(error);
+      return { ...(await loadWasmEngine(files, maxTokens)), fallbackReason };
     }
   }
   return loadWasmEngine(files, maxTokens);

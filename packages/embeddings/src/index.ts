@@ -19,3 +19,5 @@ export { DEFAULT_MAX_TOKENS, type LoadEmbedderOptions, loadEmbedder } from './lo
 export { DEFAULT_MODEL_ID } from './model.js';
 // Vector helpers (unit vectors: the dot product is the cosine).
 export { cosine, normalize } from './pooling.js';
+// Whether the fast runtime is there (the slow path is never silent).
+export { fastRuntimeInstalled, WASM_SLOWDOWN } from './runtime.js';

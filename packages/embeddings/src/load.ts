@@ -73,7 +73,16 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
               ? () => !options.busy!()
               : () => true
             : () => false;
-        resolve(new WorkerEmbedder(worker, reply.modelId, reply.dimension, reply.runtime, wide));
+        resolve(
+          new WorkerEmbedder(
+            worker,
+            reply.modelId,
+            reply.dimension,
+            reply.runtime,
+            wide,
+            reply.fallbackReason,
+          ),
+        );
       } else if (reply.type === 'failed') {
         fail(new EmbeddingError(reply.code, reply.message));
       } else {
@@ -115,6 +124,7 @@ class WorkerEmbedder implements Embedder {
   readonly modelId: string;
   readonly dimension: number;
   readonly runtime: EmbeddingRuntime;
+  readonly fallbackReason?: string;
   readonly #worker: Worker;
   readonly #queries: Job[] = [];
   readonly #documents: Job[] = [];
@@ -129,12 +139,14 @@ class WorkerEmbedder implements Embedder {
     dimension: number,
     runtime: EmbeddingRuntime,
     wide: () => boolean,
+    fallbackReason?: string,
   ) {
     this.#worker = worker;
     this.#wide = wide;
     this.modelId = modelId;
     this.dimension = dimension;
     this.runtime = runtime;
+    if (fallbackReason !== undefined) this.fallbackReason = fallbackReason;
     worker.unref();
     worker.on('message', (reply: WorkerReply) => this.#settle(reply));
     worker.on('error', (error) => this.#failAll(`the embedding worker failed: ${error.message}`));

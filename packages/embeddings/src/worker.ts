@@ -18,7 +18,13 @@ export interface WorkerInit extends EngineOptions {
 
 /** Messages from the worker. */
 export type WorkerReply =
-  | { type: 'ready'; modelId: string; dimension: number; runtime: Engine['runtime'] }
+  | {
+      type: 'ready';
+      modelId: string;
+      dimension: number;
+      runtime: Engine['runtime'];
+      fallbackReason?: string;
+    }
   | { type: 'failed'; code: EmbeddingError['code']; message: string }
   | { type: 'vectors'; id: number; vectors: Float32Array[] }
   | { type: 'error'; id: number; code: EmbeddingError['code']; message: string };
@@ -46,6 +52,7 @@ if (port) {
       modelId: files.modelId,
       dimension: probe.length,
       runtime: engine.runtime,
+      ...(engine.fallbackReason !== undefined ? { fallbackReason: engine.fallbackReason } : {}),
     };
     port.postMessage(reply);
   } catch (error) {

@@ -99,6 +99,7 @@ export {
   type NamespaceParts,
   parseNamespace,
 } from './namespace.js';
+export { type NewRecordFields, newRecord } from './new-record.js';
 export {
   IsoDateTimeSchema,
   idString,

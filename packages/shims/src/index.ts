@@ -18,7 +18,9 @@ export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
 export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
+// Launchers: the hook launcher's fast path; NODE_EXTRA_CA_CERTS moved aside on Node < 22.
 export {
+  caCertsAside,
   FAST_PATH_DEADLINES,
   FAST_PATH_MARK,
   HOOK_LAUNCHER,

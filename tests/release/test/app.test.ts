@@ -4,30 +4,20 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { machineNode, packAll, repoRoot, scratchProject } from './pack.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { machineNode, repoRoot } from './pack.js';
 
 // Release rehearsal, step 2: every package, packed as npm would publish it and installed
-// into an empty project from the tarballs (everything else from the registry): the CLI,
+// into an empty project from the tarballs (everything else from the registry; the install
+// the README's `./pnpmw kiro-learn install` made in a fresh clone, global-setup.ts): the CLI,
 // retrieval embedded without the collector, the MCP server, and a user's first hour
 // (start, init, hooks, search, stop) all work from there. The install and the collector run
 // on Node 22 (the collector needs it); the hooks and the MCP server run on the machine's own
 // Node (`machineNode()`: Node 20 on a machine whose default Node is 20), as users run them.
-const PACKAGES = [
-  'schema',
-  'storage',
-  'buffer',
-  'extractor',
-  'retrieval',
-  'embeddings',
-  'shims',
-  'mcp-server',
-  'team',
-].map((name) => `packages/${name}`);
 let project: string;
 beforeAll(() => {
-  project = scratchProject(packAll([...PACKAGES, 'apps/collector']));
-}, 600_000);
+  project = inject('fresh').installed;
+});
 
 function freePort(): Promise<number> {
   return new Promise((ok) => {

@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { packAll, repoRoot, scratchProject } from './pack.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from './pack.js';
 
-// schema and storage, installed from their tarballs into an empty project, import and work,
-// and their published types compile in a consumer's strict TypeScript.
+// schema and storage, installed from their tarballs into an empty project (the install of
+// global-setup.ts), import and work, and their published types compile in a consumer's
+// strict TypeScript.
 let project: string;
 beforeAll(() => {
-  project = scratchProject(packAll(['packages/schema', 'packages/storage']));
-}, 300_000);
+  project = inject('fresh').installed;
+});
 
 describe('npm pack tarballs', () => {
   it('@kiro-learn/schema and @kiro-learn/storage install and run in an empty project', () => {

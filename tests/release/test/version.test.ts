@@ -55,7 +55,16 @@ function bumped(version: string, bump: string): string {
 
 describe('changeset version on a scratch copy', () => {
   it('consumes every changeset, bumps what each names and writes the changelogs', () => {
-    for (const path of ['package.json', 'pnpm-workspace.yaml', '.changeset']) copy(path);
+    for (const path of [
+      'package.json',
+      'pnpm-workspace.yaml',
+      '.changeset',
+      'scripts/sync-plugin-version.mjs',
+      '.claude-plugin/marketplace.json',
+      'apps/collector/claude-plugin/.claude-plugin/plugin.json',
+    ]) {
+      copy(path);
+    }
     for (const dir of workspaceDirs) {
       copy(`${dir}/package.json`);
       if (existsSync(join(repoRoot, dir, 'CHANGELOG.md'))) copy(`${dir}/CHANGELOG.md`);
@@ -75,14 +84,26 @@ describe('changeset version on a scratch copy', () => {
       }),
     );
 
-    const run = spawnSync(join(repoRoot, 'node_modules/.bin/changeset'), ['version'], {
+    // The release flow as the root package.json has it: `changeset version`, then the
+    // Claude Code plugin's version follows kiro-learn's.
+    const flow = readJson(join(repoRoot, 'package.json')).scripts['version-packages'] as string;
+    const run = spawnSync('sh', ['-c', flow], {
       cwd: scratch,
       encoding: 'utf8',
+      env: {
+        ...process.env,
+        PATH: `${join(repoRoot, 'node_modules/.bin')}:${process.env['PATH']}`,
+      },
     });
     expect(run.stderr.replace(/.*warn.*\n?/gi, '')).toBe('');
     expect(run.status).toBe(0);
 
     expect(readdirSync(join(scratch, '.changeset')).filter((f) => f.endsWith('.md'))).toEqual([]);
+    const app = readJson(join(scratch, 'apps/collector/package.json')).version;
+    expect(
+      readJson(join(scratch, 'apps/collector/claude-plugin/.claude-plugin/plugin.json')).version,
+    ).toBe(app);
+    expect(readJson(join(scratch, '.claude-plugin/marketplace.json')).plugins[0].version).toBe(app);
     for (const [name, bump] of wanted) {
       const { dir, version } = before.get(name)!;
       expect(readJson(join(scratch, dir, 'package.json')).version, name).toBe(

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { dataDir } from '@kiro-learn/schema/node';
 import {
@@ -124,6 +125,8 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
   checks.push(hookCheck(io.cwd));
   const shared = sharedHooksCheck(io.cwd, io.env['HOME'] ?? '');
   if (shared) checks.push(shared);
+  const plugin = pluginCheck(io.cwd, io.env);
+  if (plugin) checks.push(plugin);
   const node = hookNodeCheck(dataDir(io.env), io.env);
   if (node) checks.push(node);
   const path = hookPathCheck(dataDir(io.env), io.env);
@@ -315,6 +318,10 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
   }
   if (!semantic) return [];
   const what = semanticLine(semantic);
+  const checks: Check[] = [];
+  if (semantic.state === 'on' && semantic.slow) {
+    checks.push({ level: 'warn', what: semantic.slow.what, fix: semantic.slow.fix });
+  }
   if (semantic.state === 'on') {
     const p = semantic.prompts;
     if (p && p.timedOut + p.failed > 0) {
@@ -324,9 +331,10 @@ async function semanticCheck(address: ReturnType<typeof cliAddress>): Promise<Ch
           what,
           fix: 'prompts were answered without semantic search: give the machine more CPU, or raise retrieval.budgetMs in settings.json',
         },
+        ...checks,
       ];
     }
-    return [{ level: 'ok', what }];
+    return checks.length > 0 ? checks : [{ level: 'ok', what }];
   }
   if (semantic.state === 'loading')
     return [{ level: 'ok', what: `${what} (retrieval is lexical until then)` }];
@@ -465,6 +473,65 @@ function hookCheck(cwd: string): Check {
         what: `hooks installed in ${cwd}: ${found.map((f) => f.slice(cwd.length + 1)).join(', ')}`,
       }
     : { level: 'warn', what: `no kiro-learn hooks in ${cwd}`, fix: 'run: kiro-learn init' };
+}
+
+/**
+ * The Claude Code plugin, where it is enabled (user, project or local settings, or
+ * installed): its hooks run `kiro-learn-shim` from the PATH and do nothing without it.
+ */
+function pluginCheck(cwd: string, env: NodeJS.ProcessEnv): Check | undefined {
+  const home = env['HOME'] ?? homedir();
+  const enabledIn = (file: string): boolean => {
+    try {
+      const { enabledPlugins } = JSON.parse(readFileSync(file, 'utf8')) as {
+        enabledPlugins?: Record<string, unknown>;
+      };
+      return Object.entries(enabledPlugins ?? {}).some(
+        ([id, on]) => id.startsWith('kiro-learn@') && on !== false,
+      );
+    } catch {
+      return false;
+    }
+  };
+  const installed = (() => {
+    try {
+      return /"kiro-learn@/.test(
+        readFileSync(join(home, '.claude', 'plugins', 'installed_plugins.json'), 'utf8'),
+      );
+    } catch {
+      return false;
+    }
+  })();
+  const enabled =
+    installed ||
+    [
+      join(home, '.claude', 'settings.json'),
+      join(cwd, '.claude', 'settings.json'),
+      join(cwd, '.claude', 'settings.local.json'),
+    ].some(enabledIn);
+  if (!enabled) return undefined;
+  const shim = whichOnPath('kiro-learn-shim', env);
+  return shim
+    ? { level: 'ok', what: `Claude Code plugin kiro-learn: its hooks run ${shim}` }
+    : {
+        level: 'warn',
+        what: 'Claude Code plugin kiro-learn is enabled, but kiro-learn-shim is not on the PATH: its hooks do nothing',
+        fix: 'put kiro-learn on the PATH: ./pnpmw kiro-learn install in a kiro-learn checkout (or, after the first release, ONNXRUNTIME_NODE_INSTALL=skip npm install -g kiro-learn)',
+      };
+}
+
+function whichOnPath(program: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 function mentionsKiroLearn(file: string): boolean {

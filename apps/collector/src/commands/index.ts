@@ -22,6 +22,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   doctor: () => import('./doctor.js').then((m) => m.doctor),
   search: () => import('./search.js').then((m) => m.search),
   reindex: () => import('./reindex.js').then((m) => m.reindex),
+  install: () => import('./install.js').then((m) => m.install),
   init: () => import('./init.js').then((m) => m.init),
   uninstall: () => import('./uninstall.js').then((m) => m.uninstall),
   demo: () => import('./demo.js').then((m) => m.demo),

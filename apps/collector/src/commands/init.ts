@@ -98,12 +98,16 @@ function parseSurfaces(values: string[]): InstallSurface[] {
 /**
  * The MCP server of this installation, on the Node chosen by the same rule as the hooks'
  * (the fastest one on PATH that meets the MCP server's floor, the checkout's private one
- * only when nothing else does).
+ * only when nothing else does: moving or cleaning a checkout must not break the agents).
  */
 function mcpServerLaunch(env: NodeJS.ProcessEnv): McpLaunch {
   const pkg = fileURLToPath(import.meta.resolve('@kiro-learn/mcp-server/package.json'));
   const node = chooseNode(process.execPath, env, MCP_NODE_FLOOR);
-  return { command: node.path, args: [join(dirname(pkg), 'dist', 'cli.js')] };
+  return {
+    command: node.path,
+    args: [join(dirname(pkg), 'dist', 'cli.js')],
+    nodeVersion: node.version,
+  };
 }
 
 /** Asks on a terminal; anything but a terminal on both ends means no (use --yes). */

@@ -118,6 +118,7 @@ async function background(io: CommandIO): Promise<number> {
       line(io.stdout, `logs: ${files.log}`);
       const damaged = await integrity(address);
       if (damaged) line(io.stderr, `kiro-learn: warning: ${damaged}`);
+      await warnSlowEmbeddings(io);
       return 0;
     }
     if (exited !== undefined) {
@@ -163,6 +164,21 @@ async function answers(address: ReturnType<typeof cliAddress>, deadline: number)
     if (Date.now() >= deadline) return undefined;
     await sleep(100);
   }
+}
+
+/**
+ * Never a silent slow path: without onnxruntime-node (a plain `npm install -g` drops it)
+ * the model runs on WASM. Said at start with the command that fixes it; `status` and
+ * `doctor` also say it when the runtime is installed but does not load here.
+ */
+async function warnSlowEmbeddings(io: CommandIO): Promise<void> {
+  const { fastRuntimeInstalled, WASM_SLOWDOWN } = await import('@kiro-learn/embeddings');
+  if (fastRuntimeInstalled()) return;
+  const { fastRuntimeFix } = await import('../install/layout.js');
+  line(
+    io.stderr,
+    `kiro-learn: onnxruntime-node is not installed, so embeddings run on WASM, ${WASM_SLOWDOWN} slower; fix: ${fastRuntimeFix()}`,
+  );
 }
 
 /** How long `start` waits for the collector's integrity check before it leaves it to the log. */

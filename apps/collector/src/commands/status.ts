@@ -17,6 +17,7 @@ interface SemanticView {
   model?: string;
   runtime?: string;
   vectors?: { records: number; withVector: number };
+  slow?: { what: string; fix: string };
   precision?: string;
   prompts?: { used: number; timedOut: number; failed: number };
 }
@@ -159,6 +160,8 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       if (pipeline?.storage) line(io.stdout, `  storage: ${describeStorage(pipeline.storage)}`);
       if (pipeline?.extractor) line(io.stdout, `  extractor: ${pipeline.extractor}`);
       if (pipeline?.semantic) line(io.stdout, `  ${semanticLine(pipeline.semantic)}`);
+      const slow = pipeline?.semantic?.slow;
+      if (slow) line(io.stdout, `  ! ${slow.what}; fix: ${slow.fix}`);
       for (const p of pipeline?.projects ?? []) {
         const breaker =
           p.breaker.state === 'closed'

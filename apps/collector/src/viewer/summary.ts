@@ -1,4 +1,5 @@
 import { bodyText, type Event, parseNamespace, teamOfNamespace } from '@kiro-learn/schema';
+import { type ToolCall, toolCall } from './tool-call.js';
 
 /** What a list row shows of an event: never the whole body, which may be a megabyte. */
 export interface EventSummary {
@@ -10,6 +11,8 @@ export interface EventSummary {
   session_id: string;
   valid_time: string;
   preview: string;
+  /** A tool call's tool, target and outcome (`tool_use` events). */
+  tool?: ToolCall;
 }
 
 const PREVIEW_CHARS = 240;
@@ -25,7 +28,14 @@ export function summarizeEvent(event: Event): EventSummary {
     session_id: event.session_id,
     valid_time: event.valid_time,
     preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+    ...withTool(event),
   };
+}
+
+/** `{ tool }` for a tool call, else nothing. */
+export function withTool(event: Event): { tool?: ToolCall } {
+  const tool = toolCall(event);
+  return tool ? { tool } : {};
 }
 
 /** The project id of a namespace, or the namespace itself when it does not parse. */

@@ -1,6 +1,7 @@
 import { api, describe } from './api.js';
 import { fill, h, svg } from './dom.js';
 import { bytes, count, duration, when } from './format.js';
+import { CARD_TIPS } from './tips.js';
 import type { Health, LatencyBucket } from './types.js';
 
 const W = 640;
@@ -53,7 +54,7 @@ function chart(buckets: LatencyBucket[]): Element {
 function card(label: string, value: string | Node, hint?: string): HTMLElement {
   return h(
     'div',
-    { class: 'card' },
+    { class: 'card', ...(CARD_TIPS[label] ? { title: CARD_TIPS[label] } : {}) },
     h('span', { class: 'label' }, label),
     h('strong', {}, value),
     hint && h('small', {}, hint),

@@ -1,8 +1,10 @@
 import { api } from './api.js';
 import { type Child, fill, h } from './dom.js';
+import { eventText, kindBadge } from './event-text.js';
 import { feedItems, onFeed } from './feed.js';
 import { clip, duration, plural, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
+import { EXTRACTION_TIPS, RETRIEVAL_TIPS } from './tips.js';
 import type { FeedItem } from './types.js';
 
 type Kind = FeedItem['type'];
@@ -58,17 +60,17 @@ function row(item: FeedItem): HTMLElement {
         'li',
         { class: 'feed-row event', 'data-key': item.key },
         time,
-        h('span', { class: `badge kind-${e.kind}` }, e.kind.replace('_', ' ')),
+        kindBadge(e.kind),
         h('span', { class: 'meta' }, e.surface, ' · ', e.project),
         h(
           'button',
           {
             type: 'button',
             class: 'link preview',
-            title: 'Open the raw event',
+            title: 'Open the event exactly as stored (JSON)',
             onclick: () => void openRawEvent(e.event_id),
           },
-          e.preview || '(empty body)',
+          eventText(e),
         ),
       );
     }
@@ -78,7 +80,11 @@ function row(item: FeedItem): HTMLElement {
         'li',
         { class: `feed-row extraction status-${x.status}`, 'data-key': item.key },
         time,
-        h('span', { class: `badge extraction-${x.status}` }, `extraction ${x.status}`),
+        h(
+          'span',
+          { class: `badge extraction-${x.status}`, title: EXTRACTION_TIPS[x.status] ?? x.status },
+          `extraction ${x.status}`,
+        ),
         h('span', { class: 'meta' }, x.extractor, ' · ', project(x.namespace)),
         h(
           'span',
@@ -103,16 +109,17 @@ function row(item: FeedItem): HTMLElement {
         'li',
         { class: 'feed-row retrieval', 'data-key': item.key },
         time,
-        h('span', { class: 'badge retrieval' }, 'retrieval'),
+        h('span', { class: 'badge retrieval', title: RETRIEVAL_TIPS.row }, 'retrieval'),
         h('span', { class: 'meta' }, project(r.namespace), ' · ', duration(r.latencyMs)),
         h(
           'span',
           { class: 'detail' },
           h('q', {}, clip(r.query.replace(/\s+/g, ' '), 160)),
           ' ',
-          records.length ? records : h('em', {}, 'nothing injected'),
-          r.budgetCut && h('span', { class: 'flag' }, 'budget cut'),
-          r.timedOut && h('span', { class: 'flag' }, 'timed out'),
+          records.length ? records : h('em', { title: RETRIEVAL_TIPS.nothing }, 'nothing injected'),
+          r.budgetCut &&
+            h('span', { class: 'flag', title: RETRIEVAL_TIPS.budgetCut }, 'budget cut'),
+          r.timedOut && h('span', { class: 'flag', title: RETRIEVAL_TIPS.timedOut }, 'timed out'),
           r.error && h('span', { class: 'reason' }, ` — ${r.error}`),
         ),
       );

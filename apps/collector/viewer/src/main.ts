@@ -7,6 +7,7 @@ import { renderMemories } from './memories.js';
 import { renderProjects } from './projects.js';
 import { renderRecord } from './record.js';
 import { currentRoute, flash } from './router.js';
+import { STREAM_TIPS } from './tips.js';
 
 const SCREENS = [
   ['live', 'Live'],
@@ -69,7 +70,7 @@ function drawStatus(status = feedStatus()): void {
   const text = { live: 'live', connecting: 'connecting…', offline: 'offline, retrying' }[status];
   streamBadge.className = `stream ${status}`;
   streamBadge.textContent = text;
-  streamBadge.title = `Live stream: ${text}`;
+  streamBadge.title = STREAM_TIPS[status] ?? `Live stream: ${text}`;
 }
 
 fill(

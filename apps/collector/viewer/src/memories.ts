@@ -3,6 +3,7 @@ import { fill, h } from './dom.js';
 import { clip, count, project, when } from './format.js';
 import { go } from './router.js';
 import { originSlot, showOrigins } from './team.js';
+import { TYPE_TIPS } from './tips.js';
 import type { ListMemoriesResponse, MemoryRecord, ProjectRow } from './types.js';
 
 const PAGE = 50;
@@ -43,7 +44,10 @@ function recordRow(record: MemoryRecord): HTMLElement {
       h('span', { class: 'title' }, record.title),
       h(
         'span',
-        { class: `badge type-${record.observation_type}` },
+        {
+          class: `badge type-${record.observation_type}`,
+          title: TYPE_TIPS[record.observation_type] ?? record.observation_type,
+        },
         record.observation_type.replace('_', ' '),
       ),
       h(

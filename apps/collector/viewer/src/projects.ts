@@ -3,6 +3,7 @@ import { tokens } from './compaction.js';
 import { fill, h } from './dom.js';
 import { onFeed } from './feed.js';
 import { ago, bytes, count, duration, plural } from './format.js';
+import { BREAKER_TIPS, COLUMN_TIPS, EXTRACTION_TIPS } from './tips.js';
 import type { ProjectRow } from './types.js';
 
 function lastExtraction(row: ProjectRow): HTMLElement {
@@ -10,7 +11,7 @@ function lastExtraction(row: ProjectRow): HTMLElement {
   if (!x) return h('span', { class: 'empty' }, 'never');
   return h(
     'span',
-    { class: `status-${x.status}` },
+    { class: `status-${x.status}`, title: EXTRACTION_TIPS[x.status] ?? x.status },
     `${ago(x.startedAt)} · ${x.status} · ${plural(x.records, 'record')} in ${duration(x.durationMs)}`,
     x.error && h('span', { class: 'reason' }, ` — ${x.error}`),
   );
@@ -167,7 +168,9 @@ export function renderProjects(view: HTMLElement): () => void {
               'Compaction',
               'Last extraction',
               '',
-            ].map((t) => h('th', { scope: 'col' }, t)),
+            ].map((t) =>
+              h('th', { scope: 'col', ...(COLUMN_TIPS[t] ? { title: COLUMN_TIPS[t] } : {}) }, t),
+            ),
           ),
         ),
         body,
@@ -202,7 +205,14 @@ export function renderProjects(view: HTMLElement): () => void {
               h(
                 'td',
                 {},
-                h('span', { class: `badge breaker-${row.breaker}` }, row.breaker),
+                h(
+                  'span',
+                  {
+                    class: `badge breaker-${row.breaker}`,
+                    title: BREAKER_TIPS[row.breaker] ?? row.breaker,
+                  },
+                  row.breaker,
+                ),
                 row.paused &&
                   h(
                     'span',

@@ -1,10 +1,12 @@
 import { ApiError, api, describe, qs } from './api.js';
 import { chainFactLines, chainOf, chainSection } from './compaction.js';
 import { fill, h } from './dom.js';
+import { eventText, kindBadge } from './event-text.js';
 import { count, project, when } from './format.js';
 import { openRawEvent } from './raw-event.js';
 import { flash, go } from './router.js';
 import { originSlot, showOrigins } from './team.js';
+import { TYPE_TIPS } from './tips.js';
 import type { MemoryRecord, SourcesPage } from './types.js';
 
 const SOURCES_PAGE = 50;
@@ -38,9 +40,9 @@ function sources(record: MemoryRecord, title: string): HTMLElement {
                     onclick: () => void openRawEvent(item.event_id),
                   },
                   h('time', { datetime: item.valid_time }, when(item.valid_time)),
-                  h('span', { class: `badge kind-${item.kind}` }, item.kind.replace('_', ' ')),
+                  kindBadge(item.kind),
                   h('span', { class: 'meta' }, item.surface),
-                  h('span', { class: 'preview' }, item.preview || '(empty body)'),
+                  h('span', { class: 'preview' }, eventText(item)),
                 ),
               ),
         );
@@ -107,7 +109,10 @@ function show(view: HTMLElement, record: MemoryRecord): void {
       { class: 'meta' },
       h(
         'span',
-        { class: `badge type-${record.observation_type}` },
+        {
+          class: `badge type-${record.observation_type}`,
+          title: TYPE_TIPS[record.observation_type] ?? record.observation_type,
+        },
         record.observation_type.replace('_', ' '),
       ),
       ` ${project(record.namespace)} · ${record.strategy} · created ${when(record.created_at)}`,

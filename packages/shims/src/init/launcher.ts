@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { DEFAULTS } from '@kiro-learn/schema';
 import type { ShimSurface } from '../hook.js';
+import type { McpLaunch } from './merge.js';
 import { atLeast, type NodeChoice } from './node.js';
 import { shellQuote } from './quote.js';
 
@@ -277,11 +278,30 @@ export function prepareHookTmp(home: string, now: number = Date.now(), maxAgeMs 
   return deleted;
 }
 
-/** The MCP launcher: the MCP server of this installation, on the Node init chose for it. */
-export function mcpLauncher(command: string, args: readonly string[]): string {
+/**
+ * Shell lines that move NODE_EXTRA_CA_CERTS aside for a Node older than 22, which loads
+ * the file eagerly at start-up (100-150 ms) though a hook or the MCP server never uses TLS;
+ * `KIRO_LEARN_NODE_EXTRA_CA_CERTS` keeps it for a collector they start. Empty on Node 22+.
+ */
+export function caCertsAside(nodeVersion: string | undefined): string {
+  if (nodeVersion === undefined || atLeast(nodeVersion, '22.0.0')) return '';
+  return `if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then
+  KIRO_LEARN_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
+  export KIRO_LEARN_NODE_EXTRA_CA_CERTS
+  unset NODE_EXTRA_CA_CERTS
+fi
+`;
+}
+
+/**
+ * The MCP launcher: the MCP server of this installation, on the Node chosen by the hooks'
+ * rule (a stable Node on the PATH, never a checkout's private one while another qualifies),
+ * with NODE_EXTRA_CA_CERTS moved aside as the hook launcher does.
+ */
+export function mcpLauncher(launch: McpLaunch): string {
   return `#!/bin/sh
 # kiro-learn MCP server launcher, written by \`kiro-learn init\` (run it again to change it).
-exec ${[command, ...args].map(shellQuote).join(' ')} "$@"
+${caCertsAside(launch.nodeVersion)}exec ${[launch.command, ...launch.args].map(shellQuote).join(' ')} "$@"
 `;
 }
 

@@ -20,6 +20,9 @@ export interface McpLaunch {
   command: string;
   /** Its arguments. */
   args: string[];
+  /** The version of the Node it runs on, when `command` is a Node: on Node < 22 the
+   * launcher moves NODE_EXTRA_CA_CERTS aside, as the hook launcher does. */
+  nodeVersion?: string;
 }
 
 /** A Claude Code matcher group: `{matcher?, hooks: [{type, command}]}`. */

@@ -4,8 +4,8 @@ import { delimiter, join, sep } from 'node:path';
 
 /** The oldest Node the hook scripts run on: autostart needs `process.getBuiltinModule`. */
 export const HOOK_NODE_FLOOR = '20.16.0';
-/** The oldest Node the MCP server runs on (its `engines`). */
-export const MCP_NODE_FLOOR = '22.0.0';
+/** The oldest Node the MCP server runs on (its `engines`: `>=20.16`). */
+export const MCP_NODE_FLOOR = '20.16.0';
 
 /** A Node binary and what it is. */
 export interface NodeChoice {

@@ -155,7 +155,7 @@ export function planInit(options: InitOptions): Plan {
       owned(
         join(data, 'bin', MCP_LAUNCHER),
         show,
-        mcpLauncher(options.mcpServer.command, options.mcpServer.args),
+        mcpLauncher(options.mcpServer),
         'MCP server launcher',
         0o755,
       ),
