@@ -88,7 +88,9 @@ export interface LauncherOptions {
  */
 export function hookLauncher(options: LauncherOptions): string {
   const { node, curl } = options;
-  const runs = node ? `the hook script runs on Node ${node.version}` : 'kiro-learn-shim (from the PATH) runs';
+  const runs = node
+    ? `the hook script runs on Node ${node.version}`
+    : 'kiro-learn-shim (from the PATH) runs';
   const head = `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
 # Collector up: curl posts the payload to it and prints its answer, no Node starts.
