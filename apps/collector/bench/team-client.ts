@@ -203,7 +203,11 @@ async function main() {
 
   // The team server and its members.
   const serverPort = await freePort();
-  const serverHome = home('server', { token: 'bench-team-server-admin-token' });
+  // No member rate limit: the outbox drain is measured against a bare PUT loop.
+  const serverHome = home('server', {
+    token: 'bench-team-server-admin-token',
+    rateLimit: { memberPerSecond: 0 },
+  });
   const serverEnv = envOf(serverHome, serverPort);
   const tokens: Record<string, string> = {};
   for (const name of ['alice', 'bob']) {

@@ -24,7 +24,11 @@ const tokenHash = createHash('sha256').update(token).digest('hex');
 await storage.addMember({ name: 'alice', team: 'core', role: 'member', tokenHash });
 const collector = createCollector({
   storage,
-  settings: normalizeSettings({ port: 0, token: 'bench-server-token' }, home),
+  // No member rate limit: the bench measures what one member's token can drive.
+  settings: normalizeSettings(
+    { port: 0, token: 'bench-server-token', rateLimit: { memberPerSecond: 0 } },
+    home,
+  ),
 });
 const { port } = await collector.listen();
 process.once('SIGTERM', () => {

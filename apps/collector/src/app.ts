@@ -5,7 +5,13 @@ import { getRequestListener } from '@hono/node-server';
 import { authorLabel, createRetriever } from '@kiro-learn/retrieval';
 import { createScrubber, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import type { ExtractionLogInput, StorageBackend, StorageReads } from '@kiro-learn/storage';
-import { createTeamSwitch, type OutboxTiming, sharingRoutes, teamRoutes } from '@kiro-learn/team';
+import {
+  createRateLimiter,
+  createTeamSwitch,
+  type OutboxTiming,
+  sharingRoutes,
+  teamRoutes,
+} from '@kiro-learn/team';
 import { Hono } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { type Activity, ActivityHub } from './activity.js';
@@ -292,6 +298,8 @@ export function createCollector(options: CollectorOptions): Collector {
       port: () => port,
       ...(settings.token ? { token: settings.token } : {}),
       findMember: (tokenHash) => storage.findMember(tokenHash),
+      limits: createRateLimiter(settings.rateLimit),
+      onLimited: (limit) => metrics.rateLimited.inc({ limit }),
     }),
   );
   app.use(

@@ -112,6 +112,10 @@ export function createMetrics() {
       'kiro_learn_extracted_records_total',
       'Memory records stored by extraction.',
     ),
+    rateLimited: new Counter(
+      'kiro_learn_rate_limited_total',
+      'Requests answered 429, by limit: address (too many wrong tokens from one address) or member (one member token past its request rate).',
+    ),
     teamWrites: new Counter(
       'kiro_learn_team_writes_total',
       'Team record pushes and deletes, by op (push, delete) and outcome (stored, stale, deleted, missing, forbidden, conflict).',

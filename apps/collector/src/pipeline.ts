@@ -1,9 +1,19 @@
 import { createBuffer, type ExtractionRun, type PendingBuffer } from '@kiro-learn/buffer';
 import { createExtractor, type Extractor } from '@kiro-learn/extractor';
-import { createScrubber, scrubRecord } from '@kiro-learn/schema';
+import { bodyText, createScrubber, type Event, scrubRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
+import { curate, precedingEvents, relatedRecords } from './curate.js';
 import type { Logger } from './log/logger.js';
+
+/** What a batch is about, as a search query: its prompts and the files its tools touched. */
+function batchQuery(events: readonly Event[]): string {
+  const parts: string[] = [];
+  for (const event of events) {
+    if (event.kind === 'prompt') parts.push(bodyText(event.body));
+  }
+  return parts.join(' ').slice(0, 2000);
+}
 
 /** The extraction side of the daemon: the extractor in use and the pending buffer. */
 export interface Pipeline {
@@ -37,9 +47,46 @@ export function createPipeline(
   const buffer = createBuffer({
     storage,
     extract: async (batch) => {
-      const result = await extractor.extract(batch);
+      // Context around the batch: the turns it continues and, for an LLM, the records it may
+      // supersede. A failed read only loses context, never the extraction.
+      const preceding = await precedingEvents(storage, batch.namespace, batch.events).catch(
+        (error) => {
+          logger.warn('reading the events before a batch failed', { error });
+          return [];
+        },
+      );
+      const memories =
+        extractor.name === 'acp'
+          ? await relatedRecords(storage, batch.namespace, [], batchQuery(batch.events)).catch(
+              () => [],
+            )
+          : [];
+      const result = await extractor.extract({
+        ...batch,
+        preceding,
+        ...(memories.length ? { memories } : {}),
+      });
+      const fresh = result.records.map((record) => scrubRecord(record, scrubber));
+      // Near duplicates merged into what the project has, older records it retires linked.
+      const curated = await curate(
+        storage,
+        batch.namespace,
+        fresh,
+        result.supersedes ? { named: new Map(Object.entries(result.supersedes)) } : {},
+      );
+      if (curated.merged.length || curated.superseded.length) {
+        logger.info('curated', {
+          namespace: batch.namespace,
+          merged: curated.merged.length,
+          superseded: curated.superseded.map((s) => ({
+            record: s.recordId,
+            by: s.supersededBy,
+            reason: s.reason,
+          })),
+        });
+      }
       return {
-        records: result.records.map((record) => scrubRecord(record, scrubber)),
+        records: curated.records,
         attempts: result.attempts,
         extractor: result.extractor,
       };

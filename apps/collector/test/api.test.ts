@@ -311,6 +311,71 @@ describe('memories', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('links a record to the newer one that retires it, lists the chain, and undoes it', async () => {
+    const ns = '/actor/dev/project/chain/';
+    const hour = (h: number) =>
+      new Date(Date.parse('2026-05-01T00:00:00Z') + h * 3_600_000).toISOString();
+    const redis = makeRecord({ namespace: ns, title: 'Jobs queue on Redis', created_at: hour(0) });
+    const rabbit = makeRecord({
+      namespace: ns,
+      title: 'Jobs queue on RabbitMQ',
+      created_at: hour(1),
+    });
+    const sqs = makeRecord({ namespace: ns, title: 'Jobs queue on SQS', created_at: hour(2) });
+    const elsewhere = makeRecord({ namespace: '/actor/dev/project/other-chain/' });
+    for (const r of [redis, elsewhere]) await send(c.port, 'POST', '/v1/memories', { body: r });
+    // Naming another project's record, or an unknown one, is refused before anything is saved.
+    const refused = await send(c.port, 'POST', '/v1/memories', {
+      body: { ...rabbit, supersedes: [elsewhere.record_id, newRecordId()] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.details.supersedes).toHaveLength(2);
+    expect((await send(c.port, 'GET', `/v1/memories/${rabbit.record_id}`)).status).toBe(404);
+
+    const saved = await send(c.port, 'POST', '/v1/memories', {
+      body: { ...rabbit, supersedes: [redis.record_id] },
+    });
+    expect(saved.json).toEqual({
+      record_id: rabbit.record_id,
+      stored: true,
+      superseded: [redis.record_id],
+    });
+    await send(c.port, 'POST', '/v1/memories', { body: sqs });
+    const marked = await send(c.port, 'POST', `/v1/memories/${rabbit.record_id}/supersession`, {
+      body: { superseded_by: sqs.record_id, reason: 'moved again' },
+    });
+    expect(marked.json).toMatchObject({
+      superseded_by: sqs.record_id,
+      superseded_reason: 'moved again',
+    });
+    const cycle = await send(c.port, 'POST', `/v1/memories/${sqs.record_id}/supersession`, {
+      body: { superseded_by: redis.record_id },
+    });
+    expect(cycle.status).toBe(400);
+    expect(cycle.json.error).toMatch(/cycle/);
+
+    const chain = await send(c.port, 'GET', `/v1/memories/${redis.record_id}/chain`);
+    expect(chain.json.current).toBe(sqs.record_id);
+    expect(chain.json.records.map((r: MemoryRecord) => r.title)).toEqual([
+      'Jobs queue on Redis',
+      'Jobs queue on RabbitMQ',
+      'Jobs queue on SQS',
+    ]);
+    const current = await send(
+      c.port,
+      'GET',
+      `/v1/memories?namespace=${encodeURIComponent(ns)}&current=true`,
+    );
+    expect(current.json.items.map((r: MemoryRecord) => r.title)).toEqual(['Jobs queue on SQS']);
+
+    const undone = await send(c.port, 'DELETE', `/v1/memories/${rabbit.record_id}/supersession`);
+    expect(undone.status).toBe(200);
+    expect(undone.json.superseded_by).toBeUndefined();
+    expect(
+      (await send(c.port, 'DELETE', `/v1/memories/${newRecordId()}/supersession`)).status,
+    ).toBe(404);
+  });
+
   it('refuses an invalid record and a bad search query', async () => {
     const r = await send(c.port, 'POST', '/v1/memories', { body: { ...makeRecord(), title: '' } });
     expect(r.status).toBe(400);

@@ -279,7 +279,7 @@ describe('the Claude Code plugin', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('search_memory');
-      expect(tools).toHaveLength(7);
+      expect(tools).toHaveLength(8);
     } finally {
       await client.close();
     }

@@ -1,7 +1,8 @@
 // Retention and daily backups on a fake clock (injected, never slept on), over real SQLite.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeSettings } from '../src/config/settings.js';
@@ -131,5 +132,73 @@ describe('POST /v1/gc', () => {
     const done = await send(r.port, 'POST', '/v1/gc', { body: {} });
     expect(done.json.steps[0].counts.events).toBe(1);
     expect((await send(r.port, 'GET', '/v1/stats')).json.events.total).toBe(1);
+  });
+});
+
+describe('gc of question-only records left by earlier versions', () => {
+  it('reports them, removes them after saving them to a file, and the file imports them back', async () => {
+    const r = await startCollector();
+    cleanups.push(() => r.close());
+    const record = (title: string, summary: string, extra: Partial<MemoryRecord> = {}) => ({
+      record_id: newRecordId(),
+      namespace: NS,
+      strategy: 'builtin',
+      title,
+      summary,
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'session_summary' as const,
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+      ...extra,
+    });
+    const asked = [
+      record(
+        'which file did we change?',
+        'Request: which file did we change?\nNo tools were used.',
+      ),
+      record('continue', 'Request: continue\n(The turn had not ended when this was written.)'),
+    ];
+    const kept = [
+      record(
+        'Which port does the dev server use?',
+        'Request: Which port does the dev server use?\nOutcome: 5173.',
+      ),
+      record('Fix the login test', 'Request: fix the login test', {
+        files_touched: ['src/auth.ts'],
+      }),
+      record('Asked about ports', 'Request: which port?', { strategy: 'llm-summary' }),
+    ];
+    for (const body of [...asked, ...kept]) {
+      expect((await send(r.port, 'POST', '/v1/memories', { body })).status).toBe(200);
+    }
+    const dry = await send(r.port, 'POST', '/v1/gc', { body: { dry_run: true } });
+    expect(dry.json.question_only).toEqual({
+      records: 2,
+      projects: [{ namespace: NS, records: 2 }],
+    });
+    expect((await send(r.port, 'GET', '/v1/stats')).json.memories.total).toBe(5);
+
+    const done = await send(r.port, 'POST', '/v1/gc', { body: {} });
+    expect(done.json.question_only).toMatchObject({ records: 2 });
+    const file = done.json.question_only.file as string;
+    expect(existsSync(file)).toBe(true);
+    const ids = async () =>
+      (
+        (await send(r.port, 'GET', `/v1/memories?namespace=${encodeURIComponent(NS)}`)).json
+          .items as MemoryRecord[]
+      )
+        .map((m) => m.record_id)
+        .sort();
+    expect(await ids()).toEqual(kept.map((m) => m.record_id).sort());
+    expect((await send(r.port, 'POST', '/v1/gc', { body: {} })).json.question_only.records).toBe(0);
+
+    const restored = await send(r.port, 'POST', '/v1/import', {
+      body: readFileSync(file, 'utf8'),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
+    expect(restored.json.added.records).toBe(2);
+    expect(await ids()).toEqual([...asked, ...kept].map((m) => m.record_id).sort());
   });
 });

@@ -215,6 +215,45 @@ describe.each(backends)('team server on $name', (backend) => {
     expect((await search('alice', 'kafka rebalance')).json.items).toEqual([]);
   });
 
+  it('a shared record stays in the project it was first shared to: 409 for a push naming another, as locally', async () => {
+    const r = record({ title: 'Charges carry a client reference' });
+    expect((await put('alice', r, 1)).status).toBe(200);
+    for (const [name, revision] of [
+      ['alice', 2],
+      ['lead', 3],
+    ] as const) {
+      const moved = await put(name, { ...r, title: 'Moved away' }, revision, 'acme-other-repo');
+      expect(moved.status, name).toBe(409);
+      expect(moved.json).toMatchObject({
+        error: expect.stringMatching(/stays in the project it was first shared to/),
+        details: { project_id: PROJECT },
+      });
+    }
+    expect(
+      (await recent('alice')).json.items.map((i: { record: MemoryRecord }) => i.record.title),
+    ).toContain('Charges carry a client reference');
+    expect((await recent('alice', 'acme-other-repo')).json.items).toEqual([]);
+    // The local API answers the same for an id it has in another namespace.
+    const local = await send(port, 'POST', '/v1/memories', {
+      body: { ...r, namespace: buildNamespace('alice', 'elsewhere') },
+      headers: { Authorization: `Bearer ${SERVER_TOKEN}` },
+    });
+    expect(local.status).toBe(409);
+  });
+
+  it('a revision past LIMITS.teamRevision is refused, so no push can make later edits stale', async () => {
+    const r = record({ title: 'Retry webhooks with backoff' });
+    expect((await put('alice', r, 1)).status).toBe(200);
+    const jam = await put('alice', { ...r, title: 'Jammed' }, Number.MAX_SAFE_INTEGER);
+    expect(jam.status).toBe(400);
+    expect(jam.json.details).toEqual([expect.stringMatching(/^revision: .*2147483647/)]);
+    const next = await put('alice', { ...r, title: 'Retry webhooks with jittered backoff' }, 2);
+    expect(next.json).toMatchObject({ stored: true });
+    expect((await storage.getRecord(r.record_id))?.title).toBe(
+      'Retry webhooks with jittered backoff',
+    );
+  });
+
   it("another team's token sees nothing of this team's records, whatever project it asks for", async () => {
     const r = record({ title: 'Terraform state lives in the ops bucket' });
     expect((await put('alice', r, 1)).json.stored).toBe(true);
@@ -357,5 +396,90 @@ describe.each(backends)('team server on $name', (backend) => {
     });
     expect(notJson.status).toBe(400);
     expect(await storage.getRecord(r.record_id)).toBeUndefined();
+  });
+});
+
+describe('team server rate limits', () => {
+  let collector: Collector;
+  let storage: StorageBackend;
+  let port: number;
+  let home: string;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'kl-team-limits-'));
+    storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+    const settings = normalizeSettings(
+      {
+        port: 0,
+        token: SERVER_TOKEN,
+        rateLimit: { failedAuthPerMinute: 5, memberPerSecond: 1, memberBurst: 5 },
+      },
+      home,
+    );
+    collector = createCollector({ storage, settings, version: '9.9.9' });
+    ({ port } = await collector.listen());
+    for (const name of ['alice', 'bob']) {
+      tokens[name] = newMemberToken();
+      await storage.addMember({
+        name,
+        team: 'core',
+        role: 'member',
+        tokenHash: hashToken(tokens[name]!),
+      });
+    }
+  });
+  afterAll(async () => {
+    await collector.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  /** /metrics in-process: loopback is held back by then, and this reads from no address. */
+  const metrics = async () =>
+    (
+      await collector.app.request('/metrics', {
+        headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${SERVER_TOKEN}` },
+      })
+    ).text();
+
+  it("holds a member's token to its burst and rate with 429 and Retry-After; other members go on", async () => {
+    const whoami = (name: string) =>
+      send(port, 'GET', '/v1/team/whoami', {
+        headers: { Authorization: `Bearer ${tokens[name]}` },
+      });
+    // Twenty at once: five from the burst, and at most one more a second.
+    const replies = await Promise.all(Array.from({ length: 20 }, () => whoami('alice')));
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    const refused = replies.find((reply) => reply.status === 429)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.json).toMatchObject({
+      error: expect.stringMatching(/too many requests with alice's token/),
+    });
+    expect((await whoami('bob')).status).toBe(200);
+    expect(await metrics()).toMatch(/^kiro_learn_rate_limited_total\{limit="member"\} [1-9]/m);
+  });
+
+  it('holds back an address that sent wrong tokens, before looking at the next token it sends', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const reply = await send(port, 'GET', '/v1/team/whoami', {
+        headers: { Authorization: `Bearer klm_guess_${i}` },
+      });
+      statuses.push(reply.status);
+    }
+    // Five wrong guesses a minute: the rest are not even checked.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(6);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(34);
+    const held = await send(port, 'GET', '/v1/team/whoami', {
+      headers: { Authorization: `Bearer ${tokens['bob']}` },
+    });
+    expect(held.status).toBe(429);
+    expect(Number(held.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(held.json.error).toMatch(/too many requests with a wrong token from this address/);
+    expect(await metrics()).toMatch(
+      /^kiro_learn_rate_limited_total\{limit="address"\} (3[4-9]|[4-9]\d)/m,
+    );
   });
 });

@@ -694,4 +694,52 @@ describe('viewer', () => {
     );
     expect(consoleErrors).toEqual([]);
   });
+
+  it('shows a superseded record as such, with its chain, and undoes the supersession', async () => {
+    const base_ = {
+      ...record,
+      summary: 'Webhook retries back off exponentially.',
+      facts: [],
+      concepts: [],
+      files_touched: ['src/webhooks/retry.ts'],
+    };
+    const older = {
+      ...base_,
+      record_id: newRecordId(),
+      title: 'Webhook retries: 3 attempts',
+      created_at: new Date(Date.now() - 3_600_000).toISOString(),
+    };
+    const newer = {
+      ...base_,
+      record_id: newRecordId(),
+      title: 'Webhook retries: 5 attempts',
+      supersedes: [older.record_id],
+    };
+    expect((await post('/v1/memories', older)).status).toBe(200);
+    const saved = await post('/v1/memories', newer);
+    expect(await saved.json()).toMatchObject({ superseded: [older.record_id] });
+
+    await page.goto(`${base}/ui/#/memories`);
+    const row = page.getByRole('link', { name: /Webhook retries: 3 attempts/ });
+    await poll(() => row.textContent()).toContain('superseded');
+    await row.click();
+    await page.getByRole('heading', { name: 'Webhook retries: 3 attempts' }).waitFor();
+    const notice = page.getByRole('note');
+    await poll(() => notice.textContent()).toContain('Superseded');
+    await poll(() => notice.textContent()).toContain('“Webhook retries: 5 attempts”');
+    const chain = page.getByRole('list', { name: 'Supersession chain, oldest first' });
+    await poll(() => chain.locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/Webhook retries: 3 attempts\s*superseded$/),
+      expect.stringMatching(/Webhook retries: 5 attempts\s*current$/),
+    ]);
+
+    await page.getByRole('button', { name: 'Undo: make this current again' }).click();
+    await page.getByText('“Webhook retries: 3 attempts” is current again.').waitFor();
+    expect(await page.getByRole('note').count()).toBe(0);
+    const stored = (await (
+      await fetch(`${base}/v1/memories/${older.record_id}`)
+    ).json()) as MemoryRecord;
+    expect(stored.superseded_by).toBeUndefined();
+    expect(consoleErrors).toEqual([]);
+  });
 });

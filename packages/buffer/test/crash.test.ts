@@ -42,7 +42,17 @@ describe('collector killed during an extraction', () => {
     const pidFile = join(dir, 'agent-pids');
     const turn = [
       event('prompt', 'rename the config loader'),
-      event('tool_use'),
+      {
+        ...event('tool_use'),
+        body: {
+          type: 'json' as const,
+          data: {
+            tool_name: 'fs_write',
+            tool_input: { command: 'create', path: 'src/config/load.ts', file_text: 'export {}' },
+            tool_response: { success: true },
+          },
+        },
+      },
       event('session_summary', ''),
     ];
     const child = spawn(
@@ -72,7 +82,7 @@ describe('collector killed during an extraction', () => {
       const [record] = await storage.getRecords(run!.recordIds);
       expect(record).toMatchObject({
         namespace: NS,
-        title: 'rename the config loader',
+        title: 'rename the config loader — edited src/config/load.ts',
         observation_type: 'session_summary',
       });
       expect(await pendingIds(storage)).toEqual([]);

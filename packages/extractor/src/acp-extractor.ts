@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
-import type { MemoryRecord } from '@kiro-learn/schema';
+import { bodyText, type Event, type MemoryRecord } from '@kiro-learn/schema';
 import { runAcpPrompt } from './acp.js';
+import { digestAnswer } from './builtin/prose.js';
+import { groupTurns } from './builtin/turns.js';
 import { parseCommand } from './command.js';
 import {
   buildCompactionPrompt,
@@ -14,7 +16,7 @@ import { createLimiter, type Limiter } from './limiter.js';
 import { parseReply } from './parse.js';
 import { buildPrompt } from './prompt.js';
 import { toRecord } from './records.js';
-import type { ExtractionResult, Extractor } from './types.js';
+import type { ExtractionBatch, ExtractionResult, Extractor } from './types.js';
 
 /** Settings of the ACP extractor; every field has the DESIGN.md §4 default. */
 export interface AcpExtractorOptions {
@@ -94,22 +96,42 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
 
   async function extractPart(
     part: FramedPart,
-    namespace: string,
-    summary: string | undefined,
-  ): Promise<{ records: MemoryRecord[]; attempts: number }> {
-    const prompt = buildPrompt(part.text, summary);
+    batch: ExtractionBatch,
+  ): Promise<{ records: MemoryRecord[]; attempts: number; supersedes: Record<string, string[]> }> {
+    const { namespace } = batch;
+    const memories = (batch.memories ?? []).filter((m) => m.namespace === namespace);
+    const prompt = buildPrompt(part.text, batch.summary, memories);
+    const shown = new Set(memories.map((m) => m.record_id));
+    const idle = askedOnly(batch.events.filter((e) => part.eventIds.includes(e.event_id)));
     let lastReason = '';
     for (let attempt = 1; attempt <= settings.attempts; attempt++) {
       const reply = await ask(prompt);
       const parsed = parseReply(reply.text);
-      if (parsed.kind === 'skip') return { records: [], attempts: attempt };
+      if (parsed.kind === 'skip') return { records: [], attempts: attempt, supersedes: {} };
       if (parsed.kind === 'records') {
-        const records = parsed.drafts
-          .map((draft) =>
-            toRecord(draft, { namespace, batchIds: part.eventIds, strategy: 'llm-summary' }),
-          )
-          .filter((record) => record !== undefined);
-        if (records.length > 0) return { records, attempts: attempt };
+        const supersedes: Record<string, string[]> = {};
+        const records: MemoryRecord[] = [];
+        let asked = 0;
+        for (const draft of parsed.drafts) {
+          const record = toRecord(draft, {
+            namespace,
+            batchIds: part.eventIds,
+            strategy: 'llm-summary',
+          });
+          if (!record) continue;
+          // A record of turns that only asked says nothing the prompt did not: dropped,
+          // whatever the model wrote (the prompt asks for none).
+          if (record.source_event_ids.every((id) => idle.has(id))) {
+            asked++;
+            continue;
+          }
+          records.push(record);
+          const named = [...new Set(draft.supersedes ?? [])].filter((id) => shown.has(id));
+          if (named.length) supersedes[record.record_id] = named;
+        }
+        if (records.length > 0 || asked > 0) {
+          return { records, attempts: attempt, supersedes };
+        }
         lastReason = 'no block survived validation';
       } else lastReason = parsed.reason;
     }
@@ -125,15 +147,18 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
     async extract(batch) {
       const result: ExtractionResult = { extractor: 'acp', records: [], attempts: 0 };
       if (batch.events.length === 0) return result;
+      const supersedes: Record<string, string[]> = {};
       for (const part of frameBatches(
         batch.events,
         settings.maxPromptChars,
         settings.maxFieldChars,
       )) {
-        const done = await extractPart(part, batch.namespace, batch.summary);
+        const done = await extractPart(part, batch);
         result.records.push(...done.records);
         result.attempts += done.attempts;
+        Object.assign(supersedes, done.supersedes);
       }
+      if (Object.keys(supersedes).length > 0) result.supersedes = supersedes;
       return result;
     },
     async summarize(request: CompactionRequest): Promise<CompactionReply> {
@@ -151,6 +176,21 @@ export function createAcpExtractor(options: AcpExtractorOptions = {}): Extractor
       );
     },
   };
+}
+
+/**
+ * Event ids of the turns in `events` that only asked: a prompt, no tool use, and an end
+ * with no answer worth keeping (or no end yet). Records citing only these are dropped.
+ */
+function askedOnly(events: readonly Event[]): Set<string> {
+  const ids = new Set<string>();
+  for (const turn of groupTurns(events)) {
+    if (!turn.prompt) continue;
+    const used = turn.events.some((event) => event.kind === 'tool_use');
+    const answered = turn.end ? digestAnswer(bodyText(turn.end.body)).substantive : false;
+    if (!used && !answered) for (const event of turn.events) ids.add(event.event_id);
+  }
+  return ids;
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

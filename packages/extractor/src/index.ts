@@ -25,6 +25,17 @@ export {
   type ParsedCompaction,
   parseCompactionReply,
 } from './compaction.js';
+// New records next to existing ones: near duplicates merged, supersessions found (no model).
+export {
+  type Curation,
+  type CurationInput,
+  curateRecords,
+  isNearDuplicate,
+  NEAR_DUPLICATE,
+  type Supersession,
+  similarity,
+  supersessionReason,
+} from './curate.js';
 export { ExtractorError, type ExtractorErrorCode } from './errors.js';
 // XML framing of events and parsing of replies.
 export { type FramedPart, frameBatches, frameEvent } from './frame.js';

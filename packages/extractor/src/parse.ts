@@ -65,6 +65,10 @@ export function parseReply(reply: string): ParsedReply {
       files: list(body, 'files', 'file'),
       sources: sources(body, attrs),
     };
+    const questions = list(body, 'questions', 'question');
+    if (questions.length) draft.questions = questions;
+    const supersedes = list(body, 'supersedes', 'record_id').flatMap((id) => id.split(/[\s,]+/));
+    if (supersedes.length) draft.supersedes = supersedes;
     const typed = (OBSERVATION_TYPES as readonly string[]).includes(draft.type);
     if (typed && draft.title !== '' && draft.summary !== '') drafts.push(draft);
   }

@@ -19,6 +19,19 @@ export interface RecordDraft {
   files: readonly string[];
   /** Event ids the record cites; ids outside the batch are ignored. */
   sources: readonly string[];
+  /** Questions the record answers (doc2query, or the question-only turn it answered). */
+  questions?: readonly string[];
+  /**
+   * Records this one replaces (an LLM extractor names them from the existing memories it
+   * was shown); the pipeline checks and links them.
+   */
+  supersedes?: readonly string[];
+  /**
+   * The prompt event of the turn the record is about, when the record may be one of several
+   * parts of a long turn (extracted batch by batch): kept as `metadata.turn_prompt_id`, so
+   * the parts are merged into one record.
+   */
+  turn?: string;
 }
 
 /** Where a draft lands: its namespace, the batch it came from, the strategy name. */
@@ -72,5 +85,8 @@ export function toRecord(draft: RecordDraft, context: RecordContext): MemoryReco
     source_event_ids: cited.length > 0 ? cited : [...context.batchIds],
     created_at: context.createdAt ?? new Date().toISOString(),
   };
+  const questions = cleanList(draft.questions ?? [], LIMITS.questionLength);
+  if (questions.length > 0) record.questions = questions;
+  if (draft.turn) record.metadata = { turn_prompt_id: draft.turn };
   return MemoryRecordSchema.safeParse(record).success ? record : undefined;
 }

@@ -5,7 +5,9 @@
  * the real client through every success and failure path without a model.
  *
  * Mode: first argument, else KIRO_LEARN_TEST_AGENT_MODE, else `records`.
- *   records   valid <memory_record> blocks citing the prompt's event ids, streamed in chunks
+ *   records   valid <memory_record> blocks citing the prompt's event ids, streamed in chunks;
+ *             the summary carries <questions> (doc2query), and names as superseded an
+ *             <existing_memories> entry whose title contains "[replace me]"
  *   instant   the same reply in one chunk, at once (for benchmarks)
  *   skip      <skip/>
  *   garbage   conversational text (neither records nor skip)
@@ -105,6 +107,10 @@ function recordsReply(prompt: string): string {
   const asked = /<user_prompt event_id=[^>]*>([\s\S]*?)<\/user_prompt>/.exec(prompt)?.[1];
   const request = asked ? fromXml(asked).trim().slice(0, 120) : `${ids.length} events`;
   const sources = (list: string[]) => list.map((id) => `<event_id>${id}</event_id>`).join('');
+  // An existing memory whose title asks to be replaced is named as superseded (tests use it).
+  const memory = [
+    ...prompt.matchAll(/<memory id="(mr_[0-9A-Z]{26})"[^>]*><title>([^<]*)<\/title>/g),
+  ].find((match) => /\[replace me\]/i.test(match[2]!))?.[1];
   return [
     '<memory_record type="session_summary">',
     `<title>Test agent summary: ${toXml(request)}</title>`,
@@ -113,6 +119,9 @@ function recordsReply(prompt: string): string {
     '<concepts><concept>test-agent</concept></concepts>',
     '<files><file>src/test-agent.ts</file></files>',
     `<sources>${sources(ids)}</sources>`,
+    // doc2query: the questions this record answers, as a model writes them.
+    `<questions><question>What did the scripted agent see in ${ids.length} events?</question><question>Which session did the test agent summarise?</question></questions>`,
+    ...(memory ? [`<supersedes><record_id>${memory}</record_id></supersedes>`] : []),
     '</memory_record>',
     '<memory_record type="discovery">',
     '<title>Test agent discovery</title>',

@@ -12,6 +12,17 @@ export interface ExtractionBatch {
    * events then carry a one-line marker naming their id instead of their body.
    */
   summary?: string;
+  /**
+   * Events of the batch's sessions that came just before it (already extracted), oldest
+   * first: context only, never cited. A turn the batch continues takes its request from
+   * here, and a question-only turn before it becomes a question its record answers.
+   */
+  preceding?: readonly Event[];
+  /**
+   * Current records of the project the batch may change (an LLM extractor is shown them and
+   * may name one a new record supersedes). Absent: none shown.
+   */
+  memories?: readonly MemoryRecord[];
 }
 
 /** What an extraction produced. An empty `records` means the batch held nothing worth keeping. */
@@ -22,6 +33,11 @@ export interface ExtractionResult {
   records: MemoryRecord[];
   /** Agent sessions used (garbage replies are retried with a fresh one); 1 for the built-in. */
   attempts: number;
+  /**
+   * Records of `batch.memories` a new record replaces, as the extractor named them: new
+   * record id → older record ids (only ids it was shown).
+   */
+  supersedes?: Record<string, string[]>;
 }
 
 /** Anything that turns a batch into records. Rejects with an ExtractorError when it cannot. */

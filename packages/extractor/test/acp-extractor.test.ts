@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newEventId, newRecordId } from '@kiro-learn/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createAcpExtractor,
@@ -11,7 +12,7 @@ import {
 } from '../src/index.js';
 import { recordAgent } from '../src/reap.js';
 import { type TestAgentMode, testAgentCommand } from '../src/test-agent-command.js';
-import { fixtureSession, NAMESPACE } from './fixtures/session.js';
+import { eventFrom, fixtureSession, NAMESPACE } from './fixtures/session.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kl-acp-'));
 const pidFile = join(dir, 'pids');
@@ -59,6 +60,77 @@ describe('ACP extractor against the scripted test agent', () => {
     expect(summary!.source_event_ids).toEqual(input.events.map((event) => event.event_id));
     expect(discovery!.source_event_ids).toEqual([input.events[0]!.event_id]);
     expect(summary!.strategy).toBe('llm-summary');
+  });
+
+  it('stores the questions each record answers (doc2query), as the agent wrote them', async () => {
+    const [summary] = (await extractor('records').extract(batch())).records;
+    expect(summary!.questions).toEqual([
+      'What did the scripted agent see in 7 events?',
+      'Which session did the test agent summarise?',
+    ]);
+  });
+
+  it('shows existing memories and takes the one a record supersedes, only from those shown', async () => {
+    const memory = (title: string) => ({
+      record_id: newRecordId(),
+      namespace: NAMESPACE,
+      strategy: 'llm-summary',
+      title,
+      summary: 'The webhook route parses JSON.',
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'decision' as const,
+      source_event_ids: [newEventId()],
+      created_at: '2026-01-01T00:00:00.000Z',
+    });
+    const stale = memory('Webhook body parsing [replace me]');
+    const kept = memory('Webhook secrets live in Vault');
+    const result = await extractor('records').extract({ ...batch(), memories: [kept, stale] });
+    const [summary] = result.records;
+    expect(result.supersedes).toEqual({ [summary!.record_id]: [stale.record_id] });
+    // Without the memory in the prompt, the same name is ignored.
+    const state = join(dir, 'named-state');
+    const script = join(dir, 'named.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        `<memory_record type="decision"><title>Raw body on the webhook route</title><summary>express.raw() now.</summary><supersedes>${stale.record_id}</supersedes></memory_record>`,
+      ]),
+    );
+    const unnamed = await extractor('script', {
+      env: {
+        ...process.env,
+        KIRO_LEARN_TEST_AGENT_SCRIPT: script,
+        KIRO_LEARN_TEST_AGENT_STATE: state,
+      },
+    }).extract({ ...batch(), memories: [kept] });
+    expect(unnamed.records).toHaveLength(1);
+    expect(unnamed.supersedes).toBeUndefined();
+  });
+
+  it('drops a record of a turn that only asked, whatever the model wrote', async () => {
+    const state = join(dir, 'asked-state');
+    const script = join(dir, 'asked.json');
+    const events = [
+      eventFrom('prompt', { type: 'text', content: 'which port does the API use?' }),
+      eventFrom('session_summary', { type: 'text', content: '' }),
+    ];
+    writeFileSync(
+      script,
+      JSON.stringify([
+        `<memory_record type="session_summary"><title>User asked which port</title><summary>The user asked which port the API uses.</summary><sources><event_id>${events[0]!.event_id}</event_id></sources></memory_record>`,
+      ]),
+    );
+    const result = await extractor('script', {
+      env: {
+        ...process.env,
+        KIRO_LEARN_TEST_AGENT_SCRIPT: script,
+        KIRO_LEARN_TEST_AGENT_STATE: state,
+      },
+    }).extract({ namespace: NAMESPACE, events });
+    expect(result.records).toEqual([]);
+    expect(result.attempts).toBe(1);
   });
 
   it('returns no records for <skip/>', async () => {

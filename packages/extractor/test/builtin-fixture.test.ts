@@ -67,7 +67,7 @@ describe('built-in extractor on the Kiro CLI fixture session', () => {
     expect(times('1 failed, 11 passed of 12')).toBe(1);
   });
 
-  it("keeps the agent's explanation as the turn's outcome, and a long one as a discovery", async () => {
+  it("keeps the agent's explanation as the turn's outcome, a long one as facts, never pasted", async () => {
     const short = await extract(fixtureSession({ withAnswer: true }));
     expect(byType(short, 'session_summary')[0]!.summary).toContain(
       'Outcome: The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON. I switched the webhook route to express.raw()',
@@ -77,26 +77,41 @@ describe('built-in extractor on the Kiro CLI fixture session', () => {
     const events = fixtureSession({ withAnswer: true });
     const stop = events.at(-1)!;
     const explanation = [
-      'The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON.',
-      'Stripe signs the exact bytes it sends; any re-serialization (key order, whitespace, unicode escapes) changes them.',
-      "I mounted express.raw({ type: 'application/json' }) on the webhook route only, so the rest of the API keeps parsing JSON.",
-      'The secret was never the problem: the same test passes with the staging secret once the raw body is used.',
-      'Watch out for the global body parser in src/app.ts: it must stay after the webhook router.',
-      'A test now posts a payload signed with the test secret and checks that the handler accepts it.',
+      '## Summary',
+      '',
+      'Done! The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON.',
+      '',
+      '| Before | After |',
+      '| --- | --- |',
+      '| express.json() on every route | express.raw() on the webhook route |',
+      '',
+      '```ts',
+      "router.use('/webhooks/stripe', express.raw({ type: 'application/json' }));",
+      '```',
+      '',
+      '- Stripe signs the exact bytes it sends; any re-serialization changes them.',
+      '- **Watch out** for the global body parser in src/app.ts: it must stay after the webhook router.',
     ].join('\n');
     events[events.length - 1] = { ...stop, body: { type: 'text', content: explanation } };
     const long = await extract(events);
-    const [discovery, ...more] = byType(long, 'discovery');
-    expect(more).toHaveLength(0);
-    expect(discovery!.title).toBe(
-      'The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON.',
+    expect(long.map((r) => r.observation_type)).toEqual(['session_summary', 'error']);
+    const summary = byType(long, 'session_summary')[0]!;
+    expect(summary.summary).toContain(
+      'Outcome: The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON.',
     );
-    expect(discovery!.summary).toBe(explanation);
-    const summary = byType(long, 'session_summary')[0]!.summary;
-    expect(summary).toContain(
-      'Outcome: The handler parsed the body with express.json() before calling constructEvent, so the signature was computed over re-serialized JSON.\n',
+    expect(summary.facts).toEqual(
+      expect.arrayContaining([
+        'express.json() on every route: express.raw() on the webhook route',
+        'Stripe signs the exact bytes it sends; any re-serialization changes them.',
+        'Watch out for the global body parser in src/app.ts: it must stay after the webhook router.',
+      ]),
     );
-    expect(summary).not.toContain('Watch out for the global body parser');
+    // Nothing of the answer renders as structure: no heading, table row, fence or pasted code.
+    for (const line of [summary.summary, ...summary.facts].flatMap((t) => t.split('\n'))) {
+      expect(line).not.toMatch(/^\s*(#{1,6}\s|\||```|~~~)/);
+    }
+    expect(text(summary)).not.toContain("router.use('/webhooks/stripe'");
+    expect(text(summary)).not.toContain('Done!');
   });
 
   it('marks an error unresolved when no later run passed', async () => {
@@ -117,19 +132,61 @@ describe('built-in extractor on the Kiro CLI fixture session', () => {
     ];
     const [only, ...rest] = await extract(chat);
     expect(rest).toHaveLength(0);
-    expect(only!.title).toBe('Which port does the dev server use?');
+    expect(only!.title).toBe(
+      'Which port does the dev server use? — It listens on 5173 (vite.config.ts sets server.port)',
+    );
     expect(only!.summary).toContain('Outcome: It listens on 5173');
     expect(await extract([eventFrom('note', { type: 'text', content: 'agentSpawn' })])).toEqual([]);
   });
 
-  it('splits turns by session and by prompt', async () => {
+  it('makes no record of a turn that only asked; the next record of the session answers it', async () => {
     const events = [
-      eventFrom('prompt', { type: 'text', content: 'first question' }, 'a'),
-      eventFrom('prompt', { type: 'text', content: 'other session' }, 'b'),
+      eventFrom('prompt', { type: 'text', content: 'which file sets the webhook route?' }, 'a'),
+      eventFrom('prompt', { type: 'text', content: 'other session, only asking' }, 'b'),
       eventFrom('session_summary', { type: 'text', content: '' }, 'a'),
-      eventFrom('prompt', { type: 'text', content: 'second question' }, 'a'),
+      eventFrom('prompt', { type: 'text', content: 'continue' }, 'a'),
+      eventFrom(
+        'tool_use',
+        {
+          type: 'json',
+          data: {
+            tool_name: 'fs_read',
+            tool_input: {
+              operations: [{ mode: 'Line', path: '/home/dev/src/payments-api/src/app.ts' }],
+            },
+            tool_response: { success: true, result: ['router.use(webhooks)'] },
+          },
+        },
+        'a',
+      ),
+      eventFrom('session_summary', { type: 'text', content: 'Done.' }, 'a'),
+    ];
+    const records = await extract(events);
+    expect(records).toHaveLength(1);
+    const [record] = records;
+    // `continue` names nothing: the turn is about the question before it.
+    expect(record!.title).toBe('which file sets the webhook route? — read src/app.ts');
+    expect(record!.summary).toBe('Request: which file sets the webhook route?');
+    expect(record!.files_touched).toEqual(['src/app.ts']);
+    expect(records.some((r) => r.title.includes('other session'))).toBe(false);
+  });
+
+  it('splits turns by session and by prompt', async () => {
+    const answer = (content: string, session: string) =>
+      eventFrom('session_summary', { type: 'text', content }, session);
+    const events = [
+      eventFrom('prompt', { type: 'text', content: 'first question about ports' }, 'a'),
+      eventFrom('prompt', { type: 'text', content: 'other session asks about caches' }, 'b'),
+      answer('The dev server listens on port 5173 by default.', 'a'),
+      eventFrom('prompt', { type: 'text', content: 'second question about hosts' }, 'a'),
+      answer('The cache lives in node_modules/.vite and is rebuilt on lockfile changes.', 'b'),
+      answer('It binds to localhost unless server.host is set to true.', 'a'),
     ];
     const titles = (await extract(events)).map((record) => record.title);
-    expect(titles).toEqual(['first question', 'other session', 'second question']);
+    expect(titles).toEqual([
+      'first question about ports — The dev server listens on port 5173 by default',
+      'other session asks about caches — The cache lives in node_modules/.vite and is rebuilt on lockfile changes',
+      'second question about hosts — It binds to localhost unless server.host is set to true',
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type ListMemoriesResponse,
   ListMemoriesResponseSchema,
   type MemoryRecord,
+  MemoryRecordSchema,
   type ObservationType,
   type PostEventResponse,
   PostEventResponseSchema,
@@ -54,7 +55,9 @@ export interface CollectorClient {
     limit: number;
     offset: number;
   }): Promise<ListMemoriesResponse>;
-  postMemory(record: MemoryRecord): Promise<PostMemoryResponse>;
+  postMemory(record: MemoryRecord & { supersedes?: string[] }): Promise<PostMemoryResponse>;
+  /** Undoes a record's supersession; undefined when there is no such record. */
+  clearSupersession(recordId: string): Promise<MemoryRecord | undefined>;
   /** The stored event exactly as the collector sent it, or undefined when there is none. */
   getEventText(eventId: string): Promise<string | undefined>;
   listEvents(query: {
@@ -142,6 +145,8 @@ export function createCollectorClient(config: CollectorClientConfig): CollectorC
     listMemories: (q) => required(ListMemoriesResponseSchema, 'GET', '/v1/memories', q),
     postMemory: (record) =>
       required(PostMemoryResponseSchema, 'POST', '/v1/memories', undefined, record),
+    clearSupersession: (recordId) =>
+      json(MemoryRecordSchema, 'DELETE', `/v1/memories/${id(recordId)}/supersession`),
     getEventText: (eventId) => send('GET', `/v1/events/${id(eventId)}`),
     listEvents: (q) => required(ListEventsResponseSchema, 'GET', '/v1/events', q),
     postEvent: (event) => required(PostEventResponseSchema, 'POST', '/v1/events', undefined, event),

@@ -15,7 +15,11 @@ export function gist(summary: string, max = GIST_LENGTH): string {
 /** One listing line: id, type, date, title and gist; the model asks for the rest by id. */
 export function recordLine(record: MemoryRecord): string {
   const date = record.created_at.slice(0, 10);
-  return `- ${record.record_id} · ${record.observation_type} · ${date} · ${inertLine(record.title)}: ${gist(record.summary)}`;
+  const line = `- ${record.record_id} · ${record.observation_type} · ${date} · ${inertLine(record.title)}: ${gist(record.summary)}`;
+  // A record a newer one replaced says so: it may be out of date.
+  return record.superseded_by
+    ? `${line} (superseded${record.superseded_at ? ` on ${record.superseded_at.slice(0, 10)}` : ''} by ${record.superseded_by})`
+    : line;
 }
 
 /** The search_memory result text. */

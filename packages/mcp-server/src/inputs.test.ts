@@ -35,6 +35,7 @@ describe('tool inputs', () => {
       facts: [],
       concepts: [],
       files: [],
+      supersedes: [],
     });
   });
 

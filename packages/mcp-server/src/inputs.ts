@@ -94,9 +94,21 @@ export const TOOL_INPUTS = {
     files: texts('files', LIMITS.fileLength, LIMITS.listItems)
       .default([])
       .describe('Paths this is about.'),
+    supersedes: z
+      .array(RecordIdSchema)
+      .max(LIMITS.supersedesItems)
+      .default([])
+      .describe(
+        "Ids (mr_…) of this project's records this one replaces (a value changed, a decision reversed, something removed). They are kept, marked superseded by it.",
+      ),
   }),
   forget_memory: z.object({
     record_id: RecordIdSchema.describe('Id (mr_…) of the record to delete.'),
+  }),
+  undo_supersession: z.object({
+    record_id: RecordIdSchema.describe(
+      'Id (mr_…) of a record marked superseded by mistake: it becomes current again.',
+    ),
   }),
 } as const;
 

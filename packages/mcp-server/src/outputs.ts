@@ -15,6 +15,10 @@ const RecordLine = z.object({
   created_at: z.string(),
   title: z.string(),
   gist: z.string().describe('The summary, cut to one short line.'),
+  superseded_by: z
+    .string()
+    .optional()
+    .describe('Set when a newer record replaced this one: its id (this one may be out of date).'),
   author: z
     .string()
     .optional()
@@ -44,6 +48,10 @@ const Saved = z.object({
   source_event_id: z.string().describe('The note event holding the call, for get_event.'),
   observation_type: observationType,
   title: z.string(),
+  superseded: z
+    .array(z.string())
+    .optional()
+    .describe('Records this one superseded: those named, and those the supersession rules found.'),
 });
 
 /** Output schemas of the tools, by name. */
@@ -73,6 +81,12 @@ export const TOOL_OUTPUTS = {
   save_session_summary: Saved,
   save_observation: Saved,
   forget_memory: z.object({ record_id: z.string(), title: z.string(), deleted: z.literal(true) }),
+  undo_supersession: z.object({
+    record_id: z.string(),
+    title: z.string(),
+    was_superseded_by: z.string().optional(),
+    current: z.literal(true),
+  }),
 } as const;
 
 /** The structured result of one tool. */

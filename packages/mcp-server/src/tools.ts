@@ -51,7 +51,7 @@ async function safely<T extends object>(body: () => Promise<Answer<T>>): Promise
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const WRITES = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
 
-/** Registers the seven kiro-learn tools on `server`. */
+/** Registers the eight kiro-learn tools on `server`. */
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   const { client } = ctx;
 
@@ -78,23 +78,31 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     tool: string,
     args: unknown,
     fields: Omit<MemoryRecord, 'record_id' | 'namespace' | 'source_event_ids' | 'created_at'>,
+    supersedes: readonly string[] = [],
   ): Promise<Answer<ToolOutput<'save_observation'>>> {
     const { namespace } = await ctx.project();
+    // What it replaces must be this project's records (the collector checks again).
+    for (const id of supersedes) await ownRecord(id);
     const eventId = await ctx.note(tool, args);
-    const { record_id } = await client.postMemory({
+    const { record_id, superseded } = await client.postMemory({
       record_id: newRecordId(),
       namespace,
       source_event_ids: [eventId],
       created_at: new Date().toISOString(),
       ...fields,
+      ...(supersedes.length ? { supersedes: [...supersedes] } : {}),
     });
+    const retired = superseded?.length
+      ? ` It supersedes ${superseded.join(', ')} (kept, marked superseded; undo_supersession undoes a wrong one).`
+      : '';
     return {
-      text: `Saved ${fields.observation_type} record ${record_id}: "${fields.title}" (source event ${eventId}).`,
+      text: `Saved ${fields.observation_type} record ${record_id}: "${fields.title}" (source event ${eventId}).${retired}`,
       data: {
         record_id,
         source_event_id: eventId,
         observation_type: fields.observation_type,
         title: fields.title,
+        ...(superseded?.length ? { superseded } : {}),
       },
     };
   }
@@ -125,6 +133,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
               created_at: record.created_at,
               title: record.title,
               gist: gist(record.summary),
+              ...(record.superseded_by ? { superseded_by: record.superseded_by } : {}),
               ...(record.author ? { author: record.author } : {}),
             })),
           },
@@ -286,15 +295,20 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       safely(() =>
-        save('save_observation', args, {
-          strategy: 'mcp_observation',
-          observation_type: args.observation_type as ObservationType,
-          title: oneLine(args.title),
-          summary: args.summary,
-          facts: args.facts,
-          concepts: args.concepts,
-          files_touched: [...new Set(args.files)],
-        }),
+        save(
+          'save_observation',
+          args,
+          {
+            strategy: 'mcp_observation',
+            observation_type: args.observation_type as ObservationType,
+            title: oneLine(args.title),
+            summary: args.summary,
+            facts: args.facts,
+            concepts: args.concepts,
+            files_touched: [...new Set(args.files)],
+          },
+          [...new Set(args.supersedes)],
+        ),
       ),
   );
 
@@ -325,6 +339,40 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         return {
           text: `Deleted record ${record_id}: "${inertLine(record.title)}". Its source events are kept.`,
           data: { record_id, title: record.title, deleted: true as const },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'undo_supersession',
+    {
+      title: 'Undo a supersession',
+      description:
+        'A record of this project was marked superseded (replaced by a newer record) by mistake: make it current again. search_memory shows superseded records with the id of the record that replaced them.',
+      inputSchema: TOOL_INPUTS.undo_supersession,
+      outputSchema: TOOL_OUTPUTS.undo_supersession,
+      annotations: { ...WRITES, idempotentHint: true },
+    },
+    ({ record_id }) =>
+      safely(async () => {
+        const record = await ownRecord(record_id);
+        const restored = await client.clearSupersession(record_id);
+        if (!restored) {
+          throw new McpServerError(
+            'not_found',
+            `no memory record ${record_id}: it may have been deleted`,
+          );
+        }
+        return {
+          text: record.superseded_by
+            ? `Record ${record_id} ("${inertLine(record.title)}") is current again; it was marked superseded by ${record.superseded_by}.`
+            : `Record ${record_id} ("${inertLine(record.title)}") was not superseded; nothing changed.`,
+          data: {
+            record_id,
+            title: record.title,
+            ...(record.superseded_by ? { was_superseded_by: record.superseded_by } : {}),
+            current: true as const,
+          },
         };
       }),
   );

@@ -34,6 +34,7 @@ const TOOLS = [
   'save_session_summary',
   'search_memory',
   'timeline',
+  'undo_supersession',
 ];
 
 /** What every client must be able to do: list, save, search, with structured answers. */

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('kiro-learn-mcp over stdio', () => {
-  it('lists the seven tools, read-only ones annotated as such', async () => {
+  it('lists the eight tools, read-only ones annotated as such', async () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName).sort()).toEqual([
@@ -33,6 +33,7 @@ describe('kiro-learn-mcp over stdio', () => {
       'save_session_summary',
       'search_memory',
       'timeline',
+      'undo_supersession',
     ]);
     for (const name of ['search_memory', 'get_memories', 'timeline', 'get_event']) {
       expect(byName[name]?.annotations?.readOnlyHint).toBe(true);
@@ -118,7 +119,7 @@ describe('older MCP clients', () => {
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const list = (await waitFor(2)) as { result: { tools: unknown[] } };
-    expect(list.result.tools).toHaveLength(7);
+    expect(list.result.tools).toHaveLength(8);
     child.stdin.end();
     await new Promise((resolve) => child.once('exit', resolve));
   });

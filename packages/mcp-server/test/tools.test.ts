@@ -308,6 +308,46 @@ describe('tools against a real collector', () => {
     expect(refused.text).not.toContain('secret plans');
   });
 
+  it('save_observation supersedes what it names; search shows it; undo_supersession makes it current', async () => {
+    const refused = await mcp.call('save_observation', {
+      title: 'Anything',
+      summary: 'Names a record of another project.',
+      observation_type: 'decision',
+      supersedes: ['mr_01JAAAAAAAAAAAAAAAAAAAAAAA'],
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/another project/);
+    const result = await mcp.call('save_observation', {
+      title: 'Token cache TTL is 60 s',
+      summary: 'The login tests still flaked at 30 s; the token cache TTL is now 60 s.',
+      observation_type: 'decision',
+      files: ['src/cache.ts'],
+      supersedes: [observationId],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ superseded: [observationId] });
+    expect(result.text).toContain(`It supersedes ${observationId}`);
+    const newer = savedId(result.text);
+    const old = await stored(`/v1/memories/${observationId}`);
+    expect(old).toMatchObject({ superseded_by: newer });
+    const search = await mcp.call('search_memory', { query: 'token cache TTL' });
+    expect(search.text).toMatch(
+      new RegExp(`${observationId} · .*\\(superseded on \\d{4}-\\d{2}-\\d{2} by ${newer}\\)`),
+    );
+    const undone = await mcp.call('undo_supersession', { record_id: observationId });
+    expect(undone.isError).toBeFalsy();
+    expect(undone.structuredContent).toMatchObject({
+      record_id: observationId,
+      was_superseded_by: newer,
+      current: true,
+    });
+    expect(await stored(`/v1/memories/${observationId}`)).not.toHaveProperty('superseded_by');
+    const other = await mcp.call('undo_supersession', {
+      record_id: 'mr_01JAAAAAAAAAAAAAAAAAAAAAAA',
+    });
+    expect(other.isError).toBe(true);
+  });
+
   it("forget_memory deletes a record of this project and refuses another project's", async () => {
     const refused = await mcp.call('forget_memory', { record_id: 'mr_01JAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(refused.isError).toBe(true);

@@ -77,6 +77,8 @@ export type RecordChainResponse = z.infer<typeof RecordChainResponseSchema>;
 export const PostMemoryResponseSchema = z.object({
   record_id: RecordIdSchema,
   stored: z.literal(true),
+  /** Records it superseded: those it named, and those the supersession rules found. */
+  superseded: z.array(RecordIdSchema).optional(),
 });
 export type PostMemoryResponse = z.infer<typeof PostMemoryResponseSchema>;
 
@@ -85,6 +87,11 @@ export const ListMemoriesQuerySchema = z.object({
   limit: limit(50, LIMITS.listLimit),
   offset: z.coerce.number().int().min(0).default(0),
   type: z.enum(OBSERVATION_TYPES).optional(),
+  /** `true`: only records nothing superseded. */
+  current: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type ListMemoriesQuery = z.infer<typeof ListMemoriesQuerySchema>;
 

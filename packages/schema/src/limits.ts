@@ -37,6 +37,12 @@ export const LIMITS = {
   metadataBytes: 64 * 1024,
   queryTerms: 32,
   searchLimit: 100,
+  /**
+   * Highest revision of a shared record a team server takes. A revision is its author's
+   * outbox position, which no machine comes near; a higher one (a bug, a hand-made push)
+   * would make every later edit of the record stale.
+   */
+  teamRevision: 2_147_483_647,
   listLimit: 500,
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 import { MemoryRecordSchema } from './memory.js';
 import { buildNamespace, parseNamespace } from './namespace.js';
 import { RecordIdSchema } from './primitives.js';
@@ -50,7 +51,7 @@ const teamLimit = z.coerce.number().int().min(1).max(50).default(10);
  * | route                            | request                  | answer                          |
  * | -------------------------------- | ------------------------ | ------------------------------- |
  * | GET /v1/team/whoami              | –                        | TeamWhoamiResponse              |
- * | PUT /v1/team/records/:record_id  | TeamPushBody             | TeamPushResponse; 403 another member's (`details.author`), 409 the id is taken outside the team, 410 deleted from the team (`details.deleted_at`: a client takes it as done) |
+ * | PUT /v1/team/records/:record_id  | TeamPushBody             | TeamPushResponse; 403 another member's (`details.author`), 409 the id is taken outside the team or shared in another project (`details.project_id`: a record stays in the project it was first shared to), 410 deleted from the team (`details.deleted_at`: a client takes it as done); 429 too many requests (`Retry-After`) |
  * | DELETE /v1/team/records/:record_id | –                      | TeamDeleteResponse; 404 not the team's (a client takes it as done), 403 another member's |
  * | GET /v1/team/search              | TeamSearchQuery          | TeamSearchResponse, best first  |
  * | GET /v1/team/recent              | TeamRecentQuery          | TeamRecentResponse, newest first |
@@ -76,8 +77,11 @@ export type TeamWhoamiResponse = z.infer<typeof TeamWhoamiResponseSchema>;
 export const TeamPushBodySchema = z.object({
   /** The project's id on every clone (ProjectIdentity.projectId of a git remote). */
   project_id: ProjectIdSchema,
-  /** Grows with every edit on the author's machine; a push not above the stored one is a no-op. */
-  revision: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  /**
+   * Grows with every edit on the author's machine; a push not above the stored one is a
+   * no-op. At most LIMITS.teamRevision.
+   */
+  revision: z.number().int().min(1).max(LIMITS.teamRevision),
   /** The record as the member has it, scrubbed by the member and again by the server. */
   record: MemoryRecordSchema.extend({ namespace: z.string().optional() }),
 });

@@ -77,5 +77,12 @@ export {
   setRequestMember,
   TEAM_NAME,
 } from './server/members.js';
+// Rate limits: failed authentication per address, requests per member (429 + Retry-After).
+export {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  type WaitSeconds,
+} from './server/rate-limit.js';
 // `/v1/team/*`: push, delete, search and recent, each acting for the request's member.
 export { type RankedSearch, type TeamServerOptions, teamRoutes } from './server/routes.js';

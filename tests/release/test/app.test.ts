@@ -118,6 +118,7 @@ await storage.close();
         'save_session_summary',
         'search_memory',
         'timeline',
+        'undo_supersession',
       ]);
     } finally {
       await client.close();

@@ -30,12 +30,31 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
     expect(fasthooks.records.some((r) => r.files_touched.includes('hello_world.py'))).toBe(true);
   });
 
-  it('keeps what each prompt got back', () => {
-    const fasthooks = result.transcripts.find((t) => t.name === 'fasthooks-sample-main')!;
-    expect(fasthooks.contexts).toHaveLength(fasthooks.turns);
-    // A later prompt of the session is answered from what the earlier turns stored.
-    const later = fasthooks.contexts.slice(1).find((c) => c.recordIds.length > 0);
-    expect(later?.context).toContain('kiro-learn');
+  it('keeps what each prompt got back: nothing, or the context the hook printed', () => {
+    for (const t of result.transcripts) {
+      expect(t.contexts).toHaveLength(t.turns);
+      for (const c of t.contexts) {
+        if (c.context === '') expect(c.recordIds).toEqual([]);
+        else expect(c.context).toMatch(/kiro-learn/);
+      }
+    }
+  });
+
+  it('stores what a user judges a record by: no question-only record, no tool name as a file, no pasted markdown, no short title', () => {
+    const all = result.transcripts.flatMap((t) => t.records);
+    const figures = storeFigures(all, {
+      turns: result.transcripts.reduce((a, t) => a + t.turns, 0),
+      toolCalls: result.transcripts.reduce((a, t) => a + t.toolCalls, 0),
+      prompts: result.transcripts.flatMap((t) => t.prompts),
+      toolNames: result.toolNames,
+    });
+    expect(figures).toMatchObject({
+      questionOnly: 0,
+      toolNamesAsFiles: 0,
+      markdownLines: 0,
+      shortTitles: 0,
+      outsidePaths: 0,
+    });
   });
 
   it('measures the store', () => {

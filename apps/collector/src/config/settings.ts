@@ -125,6 +125,18 @@ export interface CollectorSettings {
     /** Of the retrieval budget, how long a prompt waits for the team server's search, in ms; later answers are left out. */
     searchBudgetMs: number;
   };
+  /**
+   * Rate limits on requests that carry a bearer token (a team server's members, or the
+   * server's own token): answered 429 with `Retry-After` past them, and counted in `/metrics`.
+   */
+  rateLimit: {
+    /** Requests with a wrong token one address may send per minute before it must wait (the token is then not checked); 0: no limit. */
+    failedAuthPerMinute: number;
+    /** Requests per second one member token may make, sustained; 0: no limit. */
+    memberPerSecond: number;
+    /** Requests one member token may make at once above that rate. */
+    memberBurst: number;
+  };
   /** Pending-event buffer triggers. */
   buffer: {
     /** Extract when a project's pending events reach this many bytes. */
@@ -261,6 +273,13 @@ export const SettingsFileSchema = z.object({
       searchBudgetMs: int(1, 60_000).optional(),
     })
     .optional(),
+  rateLimit: z
+    .object({
+      failedAuthPerMinute: int(0, 1_000_000).optional(),
+      memberPerSecond: int(0, 1_000_000).optional(),
+      memberBurst: int(1, 10_000_000).optional(),
+    })
+    .optional(),
   buffer: z
     .object({
       maxPendingBytes: int(1024, 1024 ** 3).optional(),
@@ -328,6 +347,11 @@ export function normalizeSettings(file: SettingsFile, home: string): CollectorSe
         file.team?.searchBudgetMs ?? Math.round((budgetMs * 3) / 5),
         budgetMs,
       ),
+    },
+    rateLimit: {
+      failedAuthPerMinute: file.rateLimit?.failedAuthPerMinute ?? 10,
+      memberPerSecond: file.rateLimit?.memberPerSecond ?? 50,
+      memberBurst: file.rateLimit?.memberBurst ?? 1000,
     },
     buffer: {
       maxPendingBytes: file.buffer?.maxPendingBytes ?? 256 * 1024,

@@ -1,4 +1,10 @@
-import { formatIssues, type MemoryRecord, parseNamespace, teamNamespace } from '@kiro-learn/schema';
+import {
+  formatIssues,
+  LIMITS,
+  type MemoryRecord,
+  parseNamespace,
+  teamNamespace,
+} from '@kiro-learn/schema';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { CollectorError, httpError } from '../errors.js';
@@ -196,7 +202,7 @@ function eventTimes(
 const TeamInfoSchema = z.object({
   team: z.string().min(1).max(128),
   author: z.string().min(1).max(128),
-  revision: z.number().int().positive(),
+  revision: z.number().int().positive().max(LIMITS.teamRevision),
 });
 
 /**

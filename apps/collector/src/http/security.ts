@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Member } from '@kiro-learn/storage';
-import { hashToken, setRequestMember } from '@kiro-learn/team';
+import { hashToken, type RateLimiter, setRequestMember } from '@kiro-learn/team';
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from '../config/settings.js';
 import { httpError } from '../errors.js';
-import { requestHeader } from './node.js';
+import { incomingOf, requestHeader } from './node.js';
 
 export interface SecurityOptions {
   /** The address the collector is bound to. */
@@ -19,6 +19,14 @@ export interface SecurityOptions {
    * and is refused (403) everywhere else.
    */
   findMember?: (tokenHash: string) => Promise<Member | undefined>;
+  /**
+   * Rate limits on requests that carry a token: an address that sent too many wrong
+   * tokens waits (its token is then not even checked), and each member has a request
+   * rate. Past either: 429 with `Retry-After`.
+   */
+  limits?: RateLimiter;
+  /** Told about each request a limit refused (`address` or `member`): the metrics. */
+  onLimited?: (limit: 'address' | 'member') => void;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -52,9 +60,26 @@ export function security(options: SecurityOptions): MiddlewareHandler {
       throw httpError(403, 'cross-site requests are refused');
     }
     const bearer = bearerOf(requestHeader(c, 'authorization'));
+    const address = incomingOf(c)?.socket.remoteAddress ?? 'in-process';
+    const limits = options.limits;
+    if (bearer !== undefined && limits) {
+      // Checked before the token: while an address is held back, a guess tells it nothing.
+      const wait = limits.addressWait(address);
+      if (wait > 0) {
+        options.onLimited?.('address');
+        throw tooMany(wait, 'too many requests with a wrong token from this address');
+      }
+    }
     let authenticated = bearer !== undefined && token !== undefined && sameToken(bearer, token);
     if (bearer !== undefined && !authenticated && options.findMember) {
       const member = await options.findMember(hashToken(bearer));
+      if (member && limits) {
+        const wait = limits.memberWait(member.name);
+        if (wait > 0) {
+          options.onLimited?.('member');
+          throw tooMany(wait, `too many requests with ${member.name}'s token`);
+        }
+      }
       if (member) {
         // A member shares and reads their team's records, nothing else: the rest of the
         // API (every namespace's events and records, forget, export, settings) is the
@@ -69,6 +94,7 @@ export function security(options: SecurityOptions): MiddlewareHandler {
         authenticated = true;
       } else if (!token && !isPublic(c.req.method, c.req.path)) {
         // No token is required here, but a wrong one is a client to set right.
+        limits?.failedAuth(address);
         throw httpError(
           401,
           "unknown bearer token: not this server's token nor a member's",
@@ -80,6 +106,7 @@ export function security(options: SecurityOptions): MiddlewareHandler {
       }
     }
     if (token && !isPublic(c.req.method, c.req.path) && !authenticated) {
+      if (bearer !== undefined) limits?.failedAuth(address);
       throw httpError(
         401,
         'a bearer token is required: send Authorization: Bearer <token>',
@@ -119,6 +146,16 @@ function isOwnOrigin(
   if (url.protocol !== 'http:') return false;
   if (loopback) return isOwnAuthority(url.host, port);
   return url.host === host;
+}
+
+/** 429 with `Retry-After` (seconds). */
+function tooMany(seconds: number, why: string) {
+  return httpError(
+    429,
+    `${why}: try again in ${seconds} s`,
+    { retry_after_seconds: seconds },
+    { 'Retry-After': String(seconds) },
+  );
 }
 
 function isTeamRoute(path: string): boolean {

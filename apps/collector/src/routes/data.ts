@@ -9,6 +9,7 @@ import { forgetInCopies, manualBackupPath } from '../data/backups.js';
 import { exportLines } from '../data/export.js';
 import { importLines, splitLines } from '../data/import.js';
 import { parseDuration, pause, pauses, resume } from '../data/pause.js';
+import { removeQuestionOnly } from '../data/question-only.js';
 import { applyRetention } from '../data/retention.js';
 import { forgetLogLines, forgetSpoolLines } from '../data/traces.js';
 import { CollectorError, httpError } from '../errors.js';
@@ -248,11 +249,16 @@ export function dataRoutes(ctx: AppContext): Hono {
 
   app.post('/gc', async (c) => {
     const body = parseWith(GcBody, await optionalJson(c), 'gc request');
-    const steps = await applyRetention(ctx.storage, ctx.settings, {
+    const dryRun = body.dry_run ?? false;
+    const steps = await applyRetention(ctx.storage, ctx.settings, { now: ctx.now(), dryRun });
+    // Records earlier versions stored for turns that learned nothing (kept in a file first).
+    const questionOnly = await removeQuestionOnly(ctx.storage, {
+      home: ctx.settings.home,
       now: ctx.now(),
-      dryRun: body.dry_run ?? false,
+      dryRun,
+      toolVersion: ctx.version,
     });
-    return c.json({ dry_run: body.dry_run ?? false, steps });
+    return c.json({ dry_run: dryRun, steps, question_only: questionOnly });
   });
 
   app.get('/pause', (c) => c.json({ pauses: pauses(ctx.settings.home, ctx.now()) }));

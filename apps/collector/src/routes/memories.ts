@@ -1,27 +1,56 @@
 import {
   LIMITS,
   ListMemoriesQuerySchema,
+  type MemoryRecord,
   MemoryRecordPatchSchema,
   NamespaceSchema,
+  PostMemoryRequestSchema,
   parseNamespace,
   RecordIdSchema,
   SearchMemoriesQuerySchema,
+  SupersedeRequestSchema,
   scrubRecordPatch,
 } from '@kiro-learn/schema';
+import { StorageError } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.js';
+import { curate } from '../curate.js';
 import { httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
 import { parseWith } from '../http/respond.js';
 import { parseRecord } from '../ingest.js';
 
-/** `/v1/memories`: save, list, search, read, edit, delete memory records. */
+/** How far a chain is followed each way (chains are a few records long). */
+const CHAIN_LIMIT = 50;
+
+/** The `supersedes` part of a saved record (the rest is the record itself). */
+const SupersedesField = PostMemoryRequestSchema.pick({ supersedes: true });
+
+/** `/v1/memories`: save, list, search, read, edit, delete memory records; supersession. */
 export function memoryRoutes(ctx: AppContext): Hono {
   const app = new Hono();
   const recordId = (raw: string) => parseWith(RecordIdSchema, raw, 'record_id');
 
   app.post('/', async (c) => {
-    const scrubbed = parseRecord(ctx, await readJson(c, LIMITS.requestBytes));
+    const body = await readJson(c, LIMITS.requestBytes);
+    const supersedes = parseWith(SupersedesField, body, 'memory record').supersedes ?? [];
+    const scrubbed = parseRecord(ctx, body);
+    // What it says it replaces must be records of its own project (checked before saving).
+    if (supersedes.length > 0) {
+      const found = await ctx.storage.getRecords(supersedes);
+      const wrong = supersedes.filter(
+        (id) =>
+          id === scrubbed.record_id ||
+          found.find((r) => r.record_id === id)?.namespace !== scrubbed.namespace,
+      );
+      if (wrong.length > 0) {
+        throw httpError(
+          400,
+          'supersedes names records that are not other records of this project',
+          { supersedes: wrong },
+        );
+      }
+    }
     // A record id names one record forever: saving over it (possibly from another
     // project) is refused; PATCH edits a record in place.
     if (!(await ctx.storage.insertRecord(scrubbed))) {
@@ -31,9 +60,94 @@ export function memoryRoutes(ctx: AppContext): Hono {
         { record_id: scrubbed.record_id },
       );
     }
+    // The records it replaces: those it names, and those the supersession rules find.
+    const superseded: string[] = [];
+    for (const id of supersedes) {
+      const linked = await ctx.storage.supersedeRecord({
+        recordId: id,
+        supersededBy: scrubbed.record_id,
+        reason: 'named when this record was saved',
+      });
+      if (linked) superseded.push(id);
+    }
+    const found = await curate(ctx.storage, scrubbed.namespace, [scrubbed], { merge: false });
+    for (const link of found.superseded) {
+      if (superseded.includes(link.recordId)) continue;
+      const linked = await ctx.storage.supersedeRecord({
+        recordId: link.recordId,
+        supersededBy: link.supersededBy,
+        reason: link.reason,
+      });
+      if (linked) superseded.push(link.recordId);
+    }
     // Searchable by meaning once the save returns (an MCP save comes this way too).
     await ctx.embedRecords([scrubbed]);
-    return c.json({ record_id: scrubbed.record_id, stored: true as const });
+    return c.json({
+      record_id: scrubbed.record_id,
+      stored: true as const,
+      ...(superseded.length ? { superseded } : {}),
+    });
+  });
+
+  // The chain a record is part of: what it replaced (transitively), itself, what replaced it.
+  app.get('/:record_id/chain', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    const record = await ctx.reads.getRecord(id);
+    if (!record) throw httpError(404, `no memory record ${id}`);
+    const chain = new Map<string, MemoryRecord>([[id, record]]);
+    let current = record;
+    while (current.superseded_by && chain.size < CHAIN_LIMIT) {
+      const next = await ctx.reads.getRecord(current.superseded_by);
+      if (!next || chain.has(next.record_id)) break;
+      chain.set(next.record_id, next);
+      current = next;
+    }
+    let frontier = [id];
+    while (frontier.length > 0 && chain.size < CHAIN_LIMIT * 2) {
+      const older = (await ctx.reads.listSuperseded(frontier)).filter(
+        (r) => !chain.has(r.record_id),
+      );
+      for (const r of older) chain.set(r.record_id, r);
+      frontier = older.map((r) => r.record_id);
+    }
+    const records = [...chain.values()].sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.record_id.localeCompare(b.record_id),
+    );
+    return c.json({ record_id: id, current: current.record_id, records });
+  });
+
+  // Marks a record superseded by a newer one (what the viewer's "superseded by" does).
+  app.post('/:record_id/supersession', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    const request = parseWith(
+      SupersedeRequestSchema,
+      await readJson(c, LIMITS.requestBytes),
+      'supersession',
+    );
+    try {
+      const record = await ctx.storage.supersedeRecord({
+        recordId: id,
+        supersededBy: request.superseded_by,
+        reason: request.reason ? ctx.scrubber.text(request.reason) : 'marked by hand',
+      });
+      if (!record) {
+        throw httpError(404, `no memory record ${id} or ${request.superseded_by}`);
+      }
+      return c.json(record);
+    } catch (error) {
+      if (error instanceof StorageError && error.code === 'invalid_link') {
+        throw httpError(400, error.message);
+      }
+      throw error;
+    }
+  });
+
+  // Undoes a supersession: the record is current again.
+  app.delete('/:record_id/supersession', async (c) => {
+    const id = recordId(c.req.param('record_id'));
+    const record = await ctx.storage.clearSupersession(id);
+    if (!record) throw httpError(404, `no memory record ${id}`);
+    return c.json(record);
   });
 
   app.get('/', async (c) => {
@@ -43,6 +157,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
       offset: q.offset,
       ...(q.namespace ? { namespace: q.namespace } : {}),
       ...(q.type ? { observationType: q.type } : {}),
+      ...(q.current ? { current: true } : {}),
     });
     return c.json({ items: page.items, total: page.total, limit: q.limit, offset: q.offset });
   });

@@ -101,6 +101,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       m.extractedRecords.render(),
       m.streamsDropped.render(),
       m.teamWrites.render(),
+      m.rateLimited.render(),
       renderGauge(
         'kiro_learn_buffer_pending_events',
         'Events waiting for extraction, per project.',

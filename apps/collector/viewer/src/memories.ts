@@ -57,6 +57,9 @@ function recordRow(record: MemoryRecord): HTMLElement {
         ' · ',
         when(record.created_at),
         originSlot(record),
+        record.superseded_by
+          ? h('span', { class: 'superseded', title: 'A newer record replaced it' }, ' · superseded')
+          : false,
       ),
       h('span', { class: 'summary' }, clip(record.summary, 220)),
     ),

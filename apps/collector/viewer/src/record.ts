@@ -60,9 +60,81 @@ function sources(record: MemoryRecord, title: string): HTMLElement {
   return section(title, note, list, more);
 }
 
-function show(view: HTMLElement, record: MemoryRecord): void {
+/** A record a newer one retired: when, by which, why, and the button that undoes it. */
+function supersededNotice(record: MemoryRecord, view: HTMLElement): HTMLElement | false {
+  if (!record.superseded_by) return false;
+  const newer = h('a', { href: `#/memories/${record.superseded_by}` }, record.superseded_by);
+  const status = h('span', { class: 'status', role: 'status' });
+  const undo = h('button', { type: 'button', class: 'secondary' }, 'Undo: make this current again');
+  undo.addEventListener('click', async () => {
+    try {
+      const current = await api<MemoryRecord>(`/v1/memories/${record.record_id}/supersession`, {
+        method: 'DELETE',
+      });
+      show(view, current, `“${record.title}” is current again.`);
+    } catch (error) {
+      status.textContent = describe(error);
+      status.classList.add('error');
+    }
+  });
+  // The newer record's title, once known (a link by id until then).
+  void api<MemoryRecord>(`/v1/memories/${record.superseded_by}`)
+    .then((r) => {
+      newer.textContent = `“${r.title}”`;
+    })
+    .catch(() => undefined);
+  return h(
+    'div',
+    { class: 'superseded-notice', role: 'note' },
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Superseded'),
+      record.superseded_at ? ` on ${when(record.superseded_at)}` : '',
+      ' by ',
+      newer,
+      record.superseded_reason ? ` — ${record.superseded_reason}` : '',
+      '. It is kept, and shown as out of date.',
+    ),
+    h('p', { class: 'actions' }, undo, status),
+  );
+}
+
+/** The chain a record is part of, oldest first, when there is one (filled in when loaded). */
+function chainList(record: MemoryRecord): HTMLElement {
+  const box = section('Supersession chain', h('p', { class: 'status' }, 'Loading…'));
+  box.hidden = true;
+  void api<{ current: string; records: MemoryRecord[] }>(`/v1/memories/${record.record_id}/chain`)
+    .then((chain) => {
+      if (chain.records.length < 2) return;
+      box.hidden = false;
+      const list = h(
+        'ol',
+        { class: 'chain', 'aria-label': 'Supersession chain, oldest first' },
+        chain.records.map((r) =>
+          h(
+            'li',
+            { class: r.record_id === record.record_id ? 'this' : '' },
+            h('time', { datetime: r.created_at }, when(r.created_at)),
+            ' ',
+            r.record_id === record.record_id
+              ? h('strong', {}, r.title)
+              : h('a', { href: `#/memories/${r.record_id}` }, r.title),
+            r.record_id === chain.current
+              ? h('span', { class: 'badge current' }, 'current')
+              : h('span', { class: 'badge superseded' }, 'superseded'),
+          ),
+        ),
+      );
+      fill(box, h('h2', {}, 'Supersession chain'), list);
+    })
+    .catch(() => undefined);
+  return box;
+}
+
+function show(view: HTMLElement, record: MemoryRecord, note = ''): void {
   const actions = h('div', { class: 'actions' });
-  const message = h('p', { class: 'status', role: 'status' });
+  const message = h('p', { class: 'status', role: 'status' }, note);
   const edit = h('button', { type: 'button', class: 'secondary' }, 'Edit');
   const del = h('button', { type: 'button', class: 'danger' }, 'Delete');
   const resetActions = () => fill(actions, edit, del);
@@ -122,6 +194,7 @@ function show(view: HTMLElement, record: MemoryRecord): void {
       h('code', {}, record.record_id),
     ),
     message,
+    supersededNotice(record, view),
     section('Summary', h('p', { class: 'summary' }, record.summary)),
     chain && chainSection(chain),
     // A summary's facts mirror the chain's key/value table: list them only once edited apart.
@@ -138,6 +211,8 @@ function show(view: HTMLElement, record: MemoryRecord): void {
         : h('p', { class: 'empty' }, 'No concepts.'),
     ),
     section('Files', list(record.files_touched, 'No files.', true)),
+    record.questions?.length ? section('Questions it answers', list(record.questions, '')) : false,
+    chainList(record),
     sources(record, chain ? 'Covered events' : 'Source events'),
   );
   void showOrigins(view, [record]);

@@ -92,6 +92,18 @@ export function filesOf(event: Event): string[] {
   return [...found];
 }
 
+/**
+ * The project's files among a tool use's paths: relative to the project (the event's
+ * `project_path`); paths outside it (a home dir, /tmp) are not the project's and left out.
+ */
+export function projectFilesOf(event: Event): string[] {
+  const root = event.source.project_path?.replace(/\/+$/, '');
+  return filesOf(event).flatMap((path) => {
+    if (root && path.startsWith(`${root}/`)) return [path.slice(root.length + 1)];
+    return /^(?:\/|~|[A-Za-z]:[\\/])/.test(path) ? [] : [path];
+  });
+}
+
 /** The command a tool use ran, on one line. */
 export function commandOf(event: Event): string | undefined {
   const tool = toolCall(event);

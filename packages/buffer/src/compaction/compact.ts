@@ -7,7 +7,7 @@ import {
   type CompactionMetadata,
   renderHead,
 } from './chain.js';
-import { filesOf, retentionKind } from './classify.js';
+import { projectFilesOf, retentionKind } from './classify.js';
 import { digestEvent } from './digest.js';
 import { reconcileFacts } from './integrity.js';
 import { type CompactionOptions, policyOf } from './options.js';
@@ -273,13 +273,16 @@ function summaryRecord(
     },
     summarizer: reply.summarizer ?? 'summarizer',
   };
-  const files = [...new Set(events.flatMap(filesOf))].map((file) => cut(file, 500)).slice(0, 200);
+  const files = [...new Set(events.flatMap(projectFilesOf))]
+    .map((file) => cut(file, 500))
+    .slice(0, 200);
   const record: MemoryRecord = {
     record_id: recordId,
     namespace: input.namespace,
     strategy: COMPACTION_STRATEGY,
     title: cut(
-      reply.title?.trim() || `Compacted ${events.length} events, ${range.from} to ${range.to}`,
+      reply.title?.trim() ||
+        `Earlier work of this session, compacted: ${events.length} events${files.length ? ` on ${files.slice(0, 2).join(', ')}${files.length > 2 ? ` and ${files.length - 2} more` : ''}` : ''}`,
       200,
     ),
     summary,

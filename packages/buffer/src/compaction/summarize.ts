@@ -1,5 +1,5 @@
 import type { Event } from '@kiro-learn/schema';
-import { commandOf, filesOf, outcomeOf, retentionKind } from './classify.js';
+import { commandOf, outcomeOf, projectFilesOf, retentionKind } from './classify.js';
 
 /** `incremental`: the previous prose plus new events. `full_rewrite`: prose rebuilt from raw events only. */
 export type SummaryMode = 'incremental' | 'full_rewrite';
@@ -52,7 +52,7 @@ export function createBuiltinSummarizer(): SummarizeFn {
     const notes: string[] = [];
     for (const event of events) {
       const kind = retentionKind(event);
-      const files = filesOf(event);
+      const files = projectFilesOf(event);
       if (kind === 'file_read') for (const file of files) read.add(file);
       if (kind === 'file_write')
         for (const file of files) {

@@ -94,7 +94,8 @@ const ERROR_LINE = [
 
 /** The most telling error line of some output, on one line (≤ 300 chars). */
 export function errorMessage(output: string): string | undefined {
-  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  // Some agents send output with its newlines escaped (`\\n`): lines all the same.
+  const lines = output.split(/\n|\\n/).filter((line) => line.trim() !== '');
   for (const pattern of ERROR_LINE) {
     const line = lines.find(
       (candidate) => pattern.test(candidate) && !/^\s*Tests?\s+\d/.test(candidate),

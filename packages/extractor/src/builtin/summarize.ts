@@ -10,13 +10,16 @@ import {
   parseTestCounts,
   type TestCounts,
 } from './output.js';
+import { digestAnswer, isInformationFree, leadSentence } from './prose.js';
 import { readToolUse, type ToolUse } from './tool-use.js';
 import type { Turn } from './turns.js';
 
-/** A command (or tool) that failed, and what happened next in the turn. */
+/** A command that failed (once or more), and what happened next in the turn. */
 interface Failure {
   key: string;
   first: ToolUse;
+  /** How many runs of it failed in the turn (a command retried as it was is one failure). */
+  attempts: number;
   firstIndex: number;
   message: string | undefined;
   tests: string[];
@@ -28,12 +31,6 @@ interface Failure {
 }
 
 const code = (text: string, max = 120) => `\`${truncate(oneLine(text), max)}\``;
-
-function firstSentence(text: string, max = 160): string {
-  const line = oneLine(text);
-  const end = /[.?!](?:\s|$)/.exec(line);
-  return truncate(end && end.index < max ? line.slice(0, end.index + 1) : line, max);
-}
 
 function list(items: readonly string[], max = 4): string {
   const shown = items.slice(0, max).join(', ');
@@ -56,7 +53,31 @@ function succeeded(tool: ToolUse): boolean {
 }
 
 function keyOf(tool: ToolUse): string {
-  return tool.command ?? `${tool.name} ${tool.files.join(',')}`;
+  return tool.command ? commandKey(tool.command) : `${tool.name} ${tool.files.join(',')}`;
+}
+
+/**
+ * What a command runs, without what varies between retries of it: `cd dir &&` prefixes,
+ * environment assignments, output plumbing (`2>&1`, `| tail -20`), flags and their
+ * values, quoted arguments (commit messages). `git commit -m "…"` retried with another
+ * message is the same command; `mix test a_test.exs` and `mix test` are the same suite.
+ */
+export function commandKey(command: string): string {
+  let text = command
+    .replace(/<<-?\s*['"]?(\w+)['"]?[\s\S]*?\n\s*\1\b/g, ' ')
+    .replace(/"(?:[^"\\]|\\.)*"|'[^']*'|\$\([^)]*\)/g, ' ');
+  text = oneLine(text);
+  const steps = text
+    .split(/\s*(?:&&|;|\|\|)\s*/)
+    .filter((step) => step !== '' && !/^(?:cd|source|\.|export|set)\b/.test(step));
+  text = (steps.at(-1) ?? text).split(/\s*\|\s*/)[0] ?? text;
+  const words = text
+    .replace(/\d?>&?\d?\s*\S*/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '' && !word.startsWith('-') && !/^\w+=/.test(word));
+  // `npm run build`, `pnpm exec vitest`, `python -m pytest`: the third word names the command.
+  const size = /^(?:run|exec|x|dlx|-m)$/.test(words[1] ?? '') ? 3 : 2;
+  return words.slice(0, size).join(' ') || oneLine(command);
 }
 
 /** `failed (exit 1; 1 failed, 11 passed of 12)`, or just `failed` without the detail. */
@@ -108,7 +129,12 @@ function describeEdit(tool: ToolUse, brief = false): string {
   return `${where}${why}${what}`;
 }
 
-/** Collects failures in order and pairs each with the run that later succeeded. */
+/**
+ * Collects the failed commands of a turn in order and pairs each with the run that later
+ * succeeded. Repeated failures of one command (or with one error message) are one failure.
+ * A failed read, edit or search is the agent finding its way (a wrong path, a stale edit),
+ * not something the project learned: it makes no failure.
+ */
 function findFailures(tools: readonly ToolUse[]): Failure[] {
   const failures: Failure[] = [];
   const open: Failure[] = [];
@@ -119,14 +145,28 @@ function findFailures(tools: readonly ToolUse[]): Failure[] {
     }
     const key = keyOf(tool);
     if (failed(tool)) {
-      if (open.some((failure) => failure.key === key)) return;
+      if (tool.action !== 'command') return;
       const output = tool.output;
+      const message = errorMessage(output);
+      const again = failures.find(
+        (failure) => failure.key === key || (message !== undefined && failure.message === message),
+      );
+      if (again) {
+        again.attempts++;
+        // Failing again after a fix that seemed to work: open again.
+        if (again.fixedBy) {
+          again.fixedBy = undefined;
+          open.push(again);
+        }
+        return;
+      }
       const failure: Failure = {
         key,
         first: tool,
+        attempts: 1,
         firstIndex: index,
-        message: errorMessage(output),
-        tests: tool.action === 'command' ? failingTests(output) : [],
+        message,
+        tests: failingTests(output),
         counts: countsOf(tool),
         edits: [],
       };
@@ -147,6 +187,40 @@ function findFailures(tools: readonly ToolUse[]): Failure[] {
     }
   });
   return failures;
+}
+
+/** Commands whose failure says something about the project: tests, builds, checks, hooks. */
+const CHECK_COMMAND =
+  /\b(?:build|compile|tsc|lint|eslint|biome|prettier|credo|dialyzer|format|check|typecheck|mypy|ruff|flake8|clippy|commit|migrate|deploy|install|bundle|gradle|mvn|make|cmake)\b/i;
+
+/**
+ * A failure worth its own error record: a test, build or check that failed, or any
+ * failure an edit in the turn fixed. An exploratory command that failed (a `grep` with no
+ * match, a `git push` without upstream) is one line of the turn summary, no more.
+ */
+function significant(failure: Failure): boolean {
+  const command = failure.first.command ?? '';
+  return (
+    isTestCommand(command) ||
+    CHECK_COMMAND.test(command) ||
+    failure.tests.length > 0 ||
+    (failure.fixedBy !== undefined && failure.edits.length > 0)
+  );
+}
+
+/** Project files a command names (`mix test test/a_test.exs`, `node scripts/build.js`). */
+function commandFiles(command: string): string[] {
+  return [
+    ...new Set(
+      (command.match(/(?<=^|\s)(?:\.\/)?[\w@-]+(?:\/[\w.@-]+)*\.[A-Za-z][\w]{0,5}(?=\s|$)/g) ?? [])
+        .map((path) => path.replace(/^\.\//, ''))
+        .filter(
+          (path) =>
+            path.includes('/') ||
+            /\.(?:[jt]sx?|mjs|cjs|py|rb|exs?|go|rs|java|kt|sh|json|ya?ml|toml|sql)$/.test(path),
+        ),
+    ),
+  ];
 }
 
 /** Test files named in failing test titles (`src/a.test.ts > name`, `tests/x.py::test_y`). */
@@ -180,6 +254,7 @@ function errorDraft(failure: Failure, promptId: string | undefined): RecordDraft
   const summary = [
     sentence(failure.message ? `${describeRun(first)}: ${failure.message}` : describeRun(first)),
   ];
+  if (failure.attempts > 1) summary.push(`It failed ${failure.attempts} times in the turn.`);
   if (failure.fixedBy) {
     summary.push(
       `${failure.edits.length ? `Fixed by editing ${list(editFiles, 3)}` : 'Fixed without an edit in this turn (a retry or another command)'}; afterwards ${describeRun(failure.fixedBy)}.`,
@@ -208,7 +283,12 @@ function errorDraft(failure: Failure, promptId: string | undefined): RecordDraft
       failure.fixedBy ? 'fixed' : 'unresolved',
       ...(failure.tests.length ? ['failing-test'] : []),
     ],
-    files: [...testFiles(failure.tests), ...first.files, ...editFiles],
+    files: [
+      ...testFiles(failure.tests),
+      ...first.files,
+      ...commandFiles(first.command ?? ''),
+      ...editFiles,
+    ],
     sources: [
       ...(promptId ? [promptId] : []),
       first.eventId,
@@ -236,29 +316,65 @@ function runLines(tools: readonly ToolUse[], described: ReadonlySet<ToolUse>): s
 }
 
 const RUNNERS =
-  /\b(vitest|jest|mocha|pytest|cargo|go|npm|pnpm|yarn|bun|deno|make|gradle|mvn|tsc|eslint|biome|docker|git)\b/g;
+  /\b(vitest|jest|mocha|pytest|cargo|go|npm|pnpm|yarn|bun|deno|make|gradle|mvn|tsc|eslint|biome|docker|git|mix)\b/g;
 
-// An answer longer than this gets its own discovery record; the turn summary keeps its lead.
-const LONG_ANSWER = 600;
+/** What the turns before this one leave to it (the built-in extractor tracks them per session). */
+export interface TurnContext {
+  /**
+   * The request of this turn when its prompt came in an earlier batch (the turn was cut by
+   * an extraction before it ended).
+   */
+  request?: string;
+  /** The event id of that prompt. */
+  requestEventId?: string;
+  /** Requests of question-only turns just before this one, which this turn answers. */
+  questions?: readonly string[];
+}
+
+/** What one turn yields: its records, or the question it only asked (carried to the next turn). */
+export interface TurnRecords {
+  drafts: RecordDraft[];
+  /** Set when the turn learned nothing (no tool use, no answer): its informative request. */
+  question?: string;
+}
+
+const TITLE_MIN_WORDS = 4;
+const titleWords = (title: string) => (title.match(/[\p{L}\p{N}][\p{L}\p{N}._/-]*/gu) ?? []).length;
 
 /**
  * The records one turn deserves, each saying what the others do not:
- * - a `session_summary` (when the turn did anything): the request, the outcome, the files
- *   read and modified, the commands and their verdicts, and each error in one line;
- * - an `error` per distinct failure: the failing run, the message, the failing tests, the
- *   fix with its code and the run that confirmed it;
- * - a `discovery` only for a long closing explanation about real work: the summary keeps
- *   its first sentence, the discovery the whole of it.
+ * - a `session_summary` (when the turn learned something: it used a tool, or the agent
+ *   answered): a title naming the subject and the outcome, the request, the answer's lead,
+ *   each error in one line; as facts the files read and modified, the commands and their
+ *   verdicts, and the answer's points (its markdown reduced to plain lines);
+ * - an `error` per distinct failed command (retries of one command are one error): the
+ *   failing run, the message, the failing tests, the fix with its code and the run that
+ *   confirmed it.
+ * A turn with no tool use and no answer makes no record: its request is returned as the
+ * question the next turn answers.
  */
-export function summarizeTurn(turn: Turn): RecordDraft[] {
-  const tools = turn.events.map(readToolUse).filter((tool): tool is ToolUse => tool !== undefined);
-  const request = turn.prompt ? oneLine(bodyText(turn.prompt.body)) : '';
+export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecords {
+  const tools = turn.events
+    .map(readToolUse)
+    .filter((tool): tool is ToolUse => tool !== undefined && tool.action !== 'internal');
+  const prompt = turn.prompt ? oneLine(bodyText(turn.prompt.body)) : '';
   const answer = turn.end ? bodyText(turn.end.body).trim() : '';
-  if (!request && !answer && tools.length === 0) return [];
-
+  const digest = digestAnswer(answer);
+  const ownRequest = prompt && !isInformationFree(prompt) ? prompt : '';
+  const carried = context.request && !isInformationFree(context.request) ? context.request : '';
+  const asked = (context.questions ?? []).filter((q) => !isInformationFree(q));
+  // A `continue` or `yes` is about what was asked before it.
+  const request = ownRequest || carried || asked.at(-1) || '';
+  const questions = asked.filter((q) => q !== request);
   const reads = [...new Set(tools.filter((t) => t.action === 'read').flatMap((t) => t.files))];
   const edits = tools.filter((t) => t.action === 'write' && t.ok !== false);
   const written = [...new Set(edits.flatMap((t) => t.files))];
+  const ran = tools.some((t) => t.action === 'command');
+  // Nothing changed, ran or read in the project, and nothing said: nothing learned (a search
+  // that found nothing, a look at the web with no answer, the agent's own bookkeeping).
+  if (!written.length && !ran && !reads.length && !digest.substantive) {
+    return ownRequest ? { drafts: [], question: ownRequest } : { drafts: [] };
+  }
   const failures = findFailures(tools);
   const fixed = failures.filter((failure) => failure.fixedBy);
   // What the error records describe in full, so the turn summary only names it.
@@ -267,53 +383,62 @@ export function summarizeTurn(turn: Turn): RecordDraft[] {
   );
   const runs = runLines(tools, inErrors);
   const promptId = turn.prompt?.event_id;
-  const workedOn = edits.length > 0 || failures.length > 0 || reads.length > 0;
-  const discovery = answer.length > LONG_ANSWER && workedOn;
+  const turnId = promptId ?? context.requestEventId;
 
+  const others = [
+    ...new Set(
+      tools.filter((t) => t.action === 'search' || t.action === 'other').map((t) => t.name),
+    ),
+  ];
   const activity = [
     written.length ? `Edited ${list(written, 2)}` : '',
     runs.length ? `ran ${runs.length} command${runs.length > 1 ? 's' : ''}` : '',
     reads.length && !written.length ? `read ${list(reads, 2)}` : '',
-    tools.length && !written.length && !runs.length && !reads.length
-      ? `used ${list([...new Set(tools.map((t) => t.name))])}`
-      : '',
-  ].filter(Boolean);
-  const headline = request
-    ? firstSentence(request, 120)
-    : answer
-      ? firstSentence(answer, 120)
-      : activity.join('; ').replace(/^./, (c) => c.toUpperCase());
+    !written.length && !runs.length && !reads.length && others.length ? `used ${list(others)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+    .replace(/^./, (c) => c.toUpperCase());
   const firstFixed = fixed[0];
   const fixedCause = firstFixed?.message ? errorName(firstFixed.message) : undefined;
-  const outcome = fixed.length
+  const change = fixed.length
     ? `fixed ${fixedCause ?? 'failing run'}${written.length ? ` in ${list(written, 2)}` : ''}`
     : failures.length
       ? `${failures.length} unresolved error${failures.length > 1 ? 's' : ''}`
-      : written.length && request
+      : written.length
         ? `edited ${list(written, 2)}`
         : '';
-  const title = outcome ? `${headline.replace(/[.!?]+$/, '')} — ${outcome}` : headline;
+  const lead = digest.lead ? leadSentence(digest.lead, 140) : '';
+  const subject = request ? leadSentence(request, 120) : lead || activity;
+  // An activity title already says what was edited.
+  const outcome =
+    (subject === activity && !failures.length ? '' : change) ||
+    (request && lead ? leadSentence(lead, 100) : '') ||
+    (request ? activity.replace(/^./, (c) => c.toLowerCase()) : '');
+  let title = outcome && outcome !== subject ? `${subject} — ${outcome}` : subject;
+  if (titleWords(title) < TITLE_MIN_WORDS) {
+    const more = [activity, written.length ? '' : list([...reads, ...written], 2)].find(
+      (part) => part && !title.includes(part),
+    );
+    title = more ? `${title} — ${more}` : `${title} (${turn.end ? 'answered' : 'in progress'})`;
+  }
 
   const summary: string[] = [];
   if (request) summary.push(`Request: ${truncate(request, 800)}`);
-  if (answer)
-    summary.push(
-      `Outcome: ${discovery ? firstSentence(answer, 300) : truncate(oneLine(answer), 1500)}`,
-    );
-  if (!request && !answer) summary.push(sentence(headline));
+  if (lead) summary.push(`Outcome: ${digest.lead}`);
+  if (!request && !lead) summary.push(sentence(activity || title));
   for (const failure of failures) {
     const files = editedFiles(failure);
     summary.push(
       `Error: ${failureHeadline(failure)} — ${failure.fixedBy ? `fixed${files.length ? ` by editing ${list(files, 3)}` : ''}` : 'unresolved at the end of the turn'}.`,
     );
   }
-  if (!turn.end) summary.push('(The turn had not ended when this was written.)');
-  if (summary.length === 1 && request && tools.length === 0) summary.push('No tools were used.');
 
   const facts = [
-    ...(reads.length ? [`Read: ${reads.join(', ')}`] : []),
+    ...(reads.length ? [`Read: ${list(reads, 12)}`] : []),
     ...edits.map((edit) => `Modified ${describeEdit(edit, inErrors.has(edit))}`),
     ...runs.map((run) => `Ran ${run}`),
+    ...digest.facts,
   ];
   const commands = tools.flatMap((t) => (t.command ? [t.command] : [])).join(' ');
   const concepts = [
@@ -336,26 +461,13 @@ export function summarizeTurn(turn: Turn): RecordDraft[] {
       concepts,
       files: [...written, ...reads],
       sources: turn.events.map((event) => event.event_id),
+      ...(questions.length ? { questions } : {}),
+      ...(turnId ? { turn: turnId } : {}),
     },
-    ...failures.map((failure) => errorDraft(failure, promptId)),
+    ...failures.filter(significant).map((failure) => ({
+      ...errorDraft(failure, promptId),
+      ...(turnId ? { turn: turnId } : {}),
+    })),
   ];
-  if (discovery) {
-    const mentioned = [...written, ...reads].filter((file) =>
-      answer.includes(file.split('/').at(-1)!),
-    );
-    drafts.push({
-      type: 'discovery',
-      title: firstSentence(answer, 200),
-      summary: answer,
-      facts: [],
-      concepts: concepts.filter((c) => c !== 'tests'),
-      files: mentioned.length ? mentioned : written,
-      sources: [
-        ...(promptId ? [promptId] : []),
-        ...edits.map((e) => e.eventId),
-        turn.end!.event_id,
-      ],
-    });
-  }
-  return drafts;
+  return { drafts };
 }

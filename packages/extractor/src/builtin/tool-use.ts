@@ -1,16 +1,22 @@
 import type { Event } from '@kiro-learn/schema';
 import { oneLine } from '../text.js';
 
-/** What a tool did, across agents' tool names (Kiro `fs_read`, Claude Code `Read`, …). */
-export type ToolAction = 'read' | 'write' | 'command' | 'search' | 'other';
+/**
+ * What a tool did, across agents' tool names (Kiro `fs_read`, Claude Code `Read`, …).
+ * `internal`: the agent's own bookkeeping (its to-do list, plan mode, task handles, questions
+ * to the user, skills, kiro-learn's own tools): nothing the project learned.
+ */
+export type ToolAction = 'read' | 'write' | 'command' | 'search' | 'other' | 'internal';
 
 /** One tool use, read out of a `tool_use` event's `{tool_name, tool_input, tool_response}`. */
 export interface ToolUse {
   eventId: string;
   name: string;
   action: ToolAction;
-  /** Files the tool read or wrote, relative to the project when under it. */
+  /** Files of the project the tool read or wrote, relative to the project. */
   files: string[];
+  /** Paths outside the project the tool touched (absolute; not the project's files). */
+  outside: string[];
   /** The shell command, for command tools. */
   command?: string;
   /** Why the agent used the tool, when it said (`summary`, `description`). */
@@ -30,8 +36,17 @@ const isDict = (value: unknown): value is Dict =>
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
+/**
+ * The agent's bookkeeping tools (Claude Code's to-do and task tools, plan mode, questions,
+ * skills, tool search; other agents' equivalents) and kiro-learn's own MCP tools, whose
+ * results are memory the agent was just shown.
+ */
+const INTERNAL =
+  /^(?:todo_?(?:write|read|list)|task_?(?:create|update|list|get|output|stop)|(?:enter|exit)_?plan_?mode|ask_?user_?question|skill|tool_?search|send_?message|monitor|list_?mcp_?resources(?:_?tool)?|read_?mcp_?resource(?:_?tool)?|update_?plan|think|mcp__kiro-learn__.*|mcp__kiro_learn__.*|kiro-learn.*)$/i;
+
 function classify(name: string): ToolAction {
   const n = name.toLowerCase();
+  if (INTERNAL.test(name)) return 'internal';
   if (/bash|shell|exec|command|terminal|run/.test(n)) return 'command';
   if (/write|edit|replace|create|append|insert|patch|delete|move|rename/.test(n)) return 'write';
   if (/grep|glob|search|find|list|ls/.test(n)) return 'search';
@@ -67,6 +82,11 @@ function relative(path: string, projectPath: string | undefined): string {
     return path.slice(projectPath.replace(/\/+$/, '').length + 1);
   }
   return path;
+}
+
+/** A path that is not the project's: absolute after making it relative, or in a home dir. */
+export function isOutsidePath(path: string): boolean {
+  return /^(?:\/|~|[A-Za-z]:[\\/]|\\\\)/.test(path);
 }
 
 function exitCodeOf(value: unknown): number | undefined {
@@ -113,6 +133,12 @@ function outcome(response: unknown): Pick<ToolUse, 'ok' | 'exitCode' | 'output'>
   collect(response);
   if (Array.isArray(response.result)) response.result.forEach(collect);
   else collect(response.result);
+  // Claude Code's PostToolUseFailure carries its error as `error`, sometimes with its
+  // newlines escaped (`\\n`): one line per line again, so the error line can be found.
+  for (let i = 0; i < parts.length; i++) {
+    if (!parts[i]!.includes('\n') && parts[i]!.includes('\\n'))
+      parts[i] = parts[i]!.replace(/\\n/g, '\n');
+  }
   let ok = typeof response.success === 'boolean' ? response.success : undefined;
   if (response.is_error === true || response.isError === true || response.interrupted === true)
     ok = false;
@@ -139,15 +165,21 @@ export function readToolUse(event: Event): ToolUse | undefined {
   const name = str(data.tool_name) ?? str(data.toolName) ?? 'tool';
   const input = isDict(data.tool_input) ? data.tool_input : {};
   const response = data.tool_response ?? data.tool_output;
-  const action = classify(name);
+  const classified = classify(name);
   const projectPath = event.source.project_path;
   const purpose = str(input.summary) ?? str(input.description) ?? str(input.explanation);
-  const command = action === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const command = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const touched = [...new Set(paths(input, response).map((path) => relative(path, projectPath)))];
+  const files = touched.filter((path) => !isOutsidePath(path));
+  // A write with no file of the project (a to-do list, a scratch file in /tmp) wrote nothing
+  // the project keeps.
+  const action = classified === 'write' && files.length === 0 ? 'other' : classified;
   return {
     eventId: event.event_id,
     name,
     action,
-    files: [...new Set(paths(input, response).map((path) => relative(path, projectPath)))],
+    files,
+    outside: touched.filter(isOutsidePath),
     ...(command ? { command: oneLine(command) } : {}),
     ...(purpose ? { purpose: oneLine(purpose) } : {}),
     ...(action === 'write' ? { change: changeOf(name, input) } : {}),

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { TeamRecordInfo, TeamStore } from '../backend.js';
+import { checkRevision } from '../team-rules.js';
 import { hasNul, now, type PgContext } from './context.js';
 import { upsertRecordStatement } from './records.js';
 import type { PgTables } from './tables.js';
@@ -25,6 +26,7 @@ export function pgTeam(ctx: PgContext): TeamStore {
   return {
     async putTeamRecord(write) {
       ctx.ensureOpen();
+      checkRevision(write.revision);
       const { record } = write;
       if (hasNul(record.record_id)) return { status: 'conflict' };
       return db.transaction().execute(async (trx) => {
@@ -38,12 +40,15 @@ export function pgTeam(ctx: PgContext): TeamStore {
         const existing = await trx
           .selectFrom('memory_records as r')
           .leftJoin('team_records as t', 't.record_id', 'r.record_id')
-          .select(['t.team', 't.author', 't.revision'])
+          .select(['r.namespace', 't.team', 't.author', 't.revision'])
           .where('r.record_id', '=', record.record_id)
           .executeTakeFirst();
         if (existing) {
           if (existing.team !== write.team || existing.author === null) {
             return { status: 'conflict' } as const;
+          }
+          if (existing.namespace !== record.namespace) {
+            return { status: 'conflict', namespace: existing.namespace } as const;
           }
           if (existing.author !== write.member && !write.admin) {
             return { status: 'forbidden', author: existing.author } as const;

@@ -1,4 +1,5 @@
 import type { TeamRecordInfo, TeamStore } from '../backend.js';
+import { checkRevision } from '../team-rules.js';
 import { now, type SqliteContext } from './context.js';
 import { rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
@@ -42,6 +43,7 @@ export function sqliteTeam(ctx: SqliteContext): TeamStore {
   return {
     async putTeamRecord(write) {
       ctx.ensureOpen();
+      checkRevision(write.revision);
       const row = rowFromRecord(write.record);
       return writes.enqueue(() => {
         const tombstone = selectTombstone.get(row.record_id) as { deleted_at: string } | undefined;
@@ -50,6 +52,9 @@ export function sqliteTeam(ctx: SqliteContext): TeamStore {
         if (record) {
           const team = selectTeam.get(row.record_id) as TeamRow | undefined;
           if (!team || team.team !== write.team) return { status: 'conflict' } as const;
+          if (record.namespace !== row.namespace) {
+            return { status: 'conflict', namespace: record.namespace } as const;
+          }
           if (team.author !== write.member && !write.admin) {
             return { status: 'forbidden', author: team.author } as const;
           }

@@ -10,9 +10,12 @@ export interface TeamStore {
    * Stores a record a member pushed, in its team, as the next revision: atomic, so the
    * author and revision rules hold under concurrent pushes. Decided in this order:
    * `conflict` when the id is a record outside the team (another team's, or not shared at
-   * all); `forbidden` when another member authored it and the pusher is no admin; `stale`
-   * when the stored revision is at least this one (nothing changes); else `stored`. The
-   * author stays the first pusher. A record the team deleted answers `gone`.
+   * all), or the team's record of another project (`namespace` says which: a record is
+   * never moved between projects); `forbidden` when another member authored it and the
+   * pusher is no admin; `stale` when the stored revision is at least this one (nothing
+   * changes); else `stored`. The author stays the first pusher. A record the team deleted
+   * answers `gone`. StorageError `invalid_option` for a revision outside
+   * 1..LIMITS.teamRevision.
    */
   putTeamRecord(write: TeamRecordWrite): Promise<TeamWriteOutcome>;
   /**
@@ -33,7 +36,7 @@ export interface TeamRecordWrite {
   member: string;
   /** May overwrite records other members of the team authored. */
   admin: boolean;
-  /** Positive; grows with every edit on the author's machine. */
+  /** 1..LIMITS.teamRevision; grows with every edit on the author's machine. */
   revision: number;
 }
 
@@ -43,8 +46,12 @@ export type TeamWriteOutcome =
   | { status: 'stale'; revision: number }
   /** Another member authored it, and the pusher is no admin. */
   | { status: 'forbidden'; author: string }
-  /** The id is taken outside the team's records. */
-  | { status: 'conflict' }
+  /**
+   * The id is taken outside the team's records; or, with `namespace`, it is the team's
+   * record of another project (that namespace): a record stays in the project it was first
+   * shared to, as a local record stays in its namespace.
+   */
+  | { status: 'conflict'; namespace?: string }
   /** The record was deleted from the team's records (deleteTeamRecord): not taken again. */
   | { status: 'gone'; deletedAt: string };
 

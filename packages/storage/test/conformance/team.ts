@@ -49,6 +49,45 @@ export function teamConformance({ open, reopen }: BackendFactory): void {
       expect((await again.teamRecordInfo([r.record_id]))[0]?.revision).toBe(3);
     });
 
+    it('keeps a record in the project it was first shared to: a push naming another is a conflict', async () => {
+      const storage = await open();
+      const r = record({ namespace: TEAM_NS, title: 'Billing retries' });
+      await push(storage, { record: r, revision: 1 });
+      const elsewhere = { ...r, namespace: '/actor/team:core/project/other-repo/' };
+      for (const write of [
+        { record: elsewhere, revision: 2 },
+        { record: elsewhere, revision: 3, member: 'lead', admin: true },
+      ]) {
+        expect(await push(storage, write)).toEqual({ status: 'conflict', namespace: TEAM_NS });
+      }
+      expect(await storage.getRecord(r.record_id)).toEqual(r);
+      expect(await storage.listRecords({ namespace: elsewhere.namespace, limit: 5 })).toEqual({
+        items: [],
+        total: 0,
+      });
+      // An edit in its own project still goes through at the next revision.
+      expect(await push(storage, { record: { ...r, title: 'Edited' }, revision: 2 })).toEqual({
+        status: 'stored',
+      });
+    });
+
+    it('refuses a revision outside 1..LIMITS.teamRevision, so none can make later edits stale', async () => {
+      const storage = await open();
+      const r = record({ namespace: TEAM_NS });
+      await push(storage, { record: r, revision: 1 });
+      for (const revision of [Number.MAX_SAFE_INTEGER, 2 ** 31, 0, -1, 1.5]) {
+        await expect(
+          push(storage, { record: { ...r, title: 'Jam' }, revision }),
+        ).rejects.toMatchObject({
+          code: 'invalid_option',
+        });
+      }
+      expect(await push(storage, { record: { ...r, title: 'Next' }, revision: 2 })).toEqual({
+        status: 'stored',
+      });
+      expect((await storage.teamRecordInfo([r.record_id]))[0]?.revision).toBe(2);
+    });
+
     it('another member may not overwrite or delete; an admin of the team may, the author stays', async () => {
       const storage = await open();
       const r = record({ namespace: TEAM_NS });

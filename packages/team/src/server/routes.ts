@@ -1,6 +1,7 @@
 import {
   LIMITS,
   type MemoryRecord,
+  parseNamespace,
   RecordIdSchema,
   type Scrubber,
   scrubRecord,
@@ -171,11 +172,22 @@ export function teamRoutes(options: TeamServerOptions): Hono {
           `memory record ${id} was deleted from your team's shared records at ${outcome.deletedAt}; it is not taken again`,
           { deleted_at: outcome.deletedAt },
         );
-      case 'conflict':
+      case 'conflict': {
+        if (outcome.namespace === undefined) {
+          throw refuse(
+            409,
+            `memory record ${id} exists on this server outside your team's shared records; share it under a new record_id`,
+          );
+        }
+        // As locally (POST /v1/memories answers 409 for an id that exists anywhere): a
+        // record stays in the project it was first shared to, so no push moves it.
+        const projectId = parseNamespace(outcome.namespace)?.projectId ?? outcome.namespace;
         throw refuse(
           409,
-          `memory record ${id} exists on this server outside your team's shared records; share it under a new record_id`,
+          `memory record ${id} is shared in your team's project ${projectId}; a record stays in the project it was first shared to: share it under a new record_id`,
+          { project_id: projectId },
         );
+      }
     }
   });
 
