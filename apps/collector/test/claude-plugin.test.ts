@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findCurl, pluginHookCommand, pluginLauncher } from '@kiro-learn/shims';
 import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -104,14 +105,44 @@ describe('the Claude Code plugin', () => {
       for (const group of groups) {
         for (const hook of group.hooks) {
           expect(hook.type).toBe('command');
-          // The shim when it is on the PATH, else nothing; exit 0 either way.
-          expect(hook.command).toBe(
-            'command -v kiro-learn-shim >/dev/null 2>&1 && kiro-learn-shim claude-code; exit 0',
-          );
+          // The plugin's launcher: curl to the collector while it is up, else the shim
+          // when it is on the PATH, else nothing; exit 0 either way.
+          expect(hook.command).toBe(pluginHookCommand('claude-code'));
           expect(Object.keys(pkg.bin)).toContain('kiro-learn-shim');
         }
       }
     }
+  });
+
+  it('ships the hook launcher init writes, with the shim from the PATH as its fallback', () => {
+    const shipped = readFileSync(join(pluginDir, 'hooks', 'kiro-learn-hook'), 'utf8');
+    expect(
+      shipped === pluginLauncher(),
+      'claude-plugin/hooks/kiro-learn-hook is out of date: run node apps/collector/scripts/plugin-launcher.ts',
+    ).toBe(true);
+    expect(shipped).toContain('exec kiro-learn-shim "$@"');
+  });
+
+  it('takes the fast path: with curl on the PATH and the collector up, a hook records without the shim', () => {
+    const onlyCurl = join(root, 'only-curl');
+    mkdirSync(onlyCurl, { recursive: true });
+    symlinkSync(findCurl(process.env)!, join(onlyCurl, 'curl'));
+    const before = (JSON.parse(cli(['status', '--json'], env).stdout) as { events: number }).events;
+    const hook = hooksFile.hooks['UserPromptSubmit']![0]!.hooks[0]!;
+    const run = spawnSync('/bin/sh', ['-c', hook.command], {
+      cwd: project,
+      env: { ...env, PATH: onlyCurl },
+      encoding: 'utf8',
+      input: JSON.stringify({
+        session_id: 'plugin-fast',
+        cwd: project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'does the plugin hook need Node while the collector is up?',
+      }),
+    });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    const after = (JSON.parse(cli(['status', '--json'], env).stdout) as { events: number }).events;
+    expect(after).toBe(before + 1);
   });
 
   it("carries kiro-learn's version in its manifest and its marketplace entry, so /plugin update sees a release", () => {
@@ -223,8 +254,10 @@ describe('the Claude Code plugin', () => {
       expect(without.split('\n').filter((l) => l === warning)).toHaveLength(1);
       expect(without).toMatch(/→ put kiro-learn on the PATH: \.\/pnpmw kiro-learn install/);
       const withShim = cli(['doctor'], env, project).stdout;
-      expect(withShim).toContain(
-        `✓ Claude Code plugin kiro-learn: its hooks run ${join(bin, 'kiro-learn-shim')}`,
+      expect(withShim).toMatch(
+        new RegExp(
+          `✓ Claude Code plugin kiro-learn: its hooks post with \\S*curl while the collector is up, else run ${join(bin, 'kiro-learn-shim')}`,
+        ),
       );
     } finally {
       rmSync(join(root, '.claude', 'settings.json'));

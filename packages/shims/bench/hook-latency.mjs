@@ -53,8 +53,13 @@ const collector = spawn(process.execPath, [cli, 'start', '--foreground'], {
     KIRO_LEARN_COMPRESSOR_COMMAND: join(base, 'no-such-agent'),
     KIRO_LEARN_SEMANTIC_ENABLED: 'false',
   },
-  stdio: 'ignore',
+  stdio: ['ignore', 'ignore', 'pipe'],
 });
+let collectorErr = '';
+collector.stderr.on('data', (d) => {
+  collectorErr += d;
+});
+// Readiness, not timing: a loaded machine may take a while.
 for (let i = 0; ; i++) {
   if (
     await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -63,7 +68,9 @@ for (let i = 0; ; i++) {
     )
   )
     break;
-  if (i > 600) throw new Error('collector did not start');
+  if (collector.exitCode !== null || i > 2400) {
+    throw new Error(`the collector did not start: ${collectorErr}`);
+  }
   await new Promise((r) => setTimeout(r, 50));
 }
 

@@ -31,6 +31,8 @@ export {
   MCP_LAUNCHER,
   nodePathReasons,
   PORTABLE_DATA_DIR,
+  pluginHookCommand,
+  pluginLauncher,
   prepareHookTmp,
 } from './init/launcher.js';
 export { isOurCommand, MCP_SERVER_NAME, type McpLaunch } from './init/merge.js';

@@ -477,7 +477,8 @@ function hookCheck(cwd: string): Check {
 
 /**
  * The Claude Code plugin, where it is enabled (user, project or local settings, or
- * installed): its hooks run `kiro-learn-shim` from the PATH and do nothing without it.
+ * installed): its hooks post with curl while the collector is up, else run
+ * `kiro-learn-shim` from the PATH, and do nothing without either.
  */
 function pluginCheck(cwd: string, env: NodeJS.ProcessEnv): Check | undefined {
   const home = env['HOME'] ?? homedir();
@@ -511,11 +512,16 @@ function pluginCheck(cwd: string, env: NodeJS.ProcessEnv): Check | undefined {
     ].some(enabledIn);
   if (!enabled) return undefined;
   const shim = whichOnPath('kiro-learn-shim', env);
+  // The plugin's launcher posts with curl while the collector is up, and runs the shim else.
+  const curl = whichOnPath('curl', env);
   return shim
-    ? { level: 'ok', what: `Claude Code plugin kiro-learn: its hooks run ${shim}` }
+    ? {
+        level: 'ok',
+        what: `Claude Code plugin kiro-learn: its hooks ${curl ? `post with ${curl} while the collector is up, else ` : ''}run ${shim}`,
+      }
     : {
         level: 'warn',
-        what: 'Claude Code plugin kiro-learn is enabled, but kiro-learn-shim is not on the PATH: its hooks do nothing',
+        what: `Claude Code plugin kiro-learn is enabled, but kiro-learn-shim is not on the PATH: its hooks ${curl ? 'record only while the collector is up (with curl), and do nothing when it is down' : 'do nothing'}`,
         fix: 'put kiro-learn on the PATH: ./pnpmw kiro-learn install in a kiro-learn checkout (or, after the first release, ONNXRUNTIME_NODE_INSTALL=skip npm install -g kiro-learn)',
       };
 }

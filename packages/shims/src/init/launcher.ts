@@ -88,11 +88,13 @@ export interface LauncherOptions {
  */
 export function hookLauncher(options: LauncherOptions): string {
   const { node, curl } = options;
-  const runs = node ? `Node ${node.version}` : 'kiro-learn-shim from the PATH';
+  const runs = node
+    ? `the hook script runs on Node ${node.version}`
+    : 'kiro-learn-shim (from the PATH) runs';
   const head = `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
 # Collector up: curl posts the payload to it and prints its answer, no Node starts.
-# Otherwise, or if that fails, the hook script runs on ${runs} with the same bytes.
+# Otherwise, or if that fails, ${runs} with the same bytes.
 # Every path exits 0. Hook commands set kl_bin and read this file with "."; run
 # directly, it finds its own dir.
 `;
@@ -102,15 +104,7 @@ export function hookLauncher(options: LauncherOptions): string {
 `
     : '';
   const fast = curl ? fastPath(curl) : '';
-  const ca =
-    !node || atLeast(node.version, '22.0.0')
-      ? ''
-      : `if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then
-  KIRO_LEARN_NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
-  export KIRO_LEARN_NODE_EXTRA_CA_CERTS
-  unset NODE_EXTRA_CA_CERTS
-fi
-`;
+  const ca = caCertsAside(node?.version);
   const command = node ? `${shellQuote(node.path)} "$s"` : 'kiro-learn-shim';
   const found = node
     ? `[ -x ${shellQuote(node.path)} ]`
@@ -291,6 +285,23 @@ export function caCertsAside(nodeVersion: string | undefined): string {
   unset NODE_EXTRA_CA_CERTS
 fi
 `;
+}
+
+/**
+ * The Claude Code plugin's launcher (it ships in the plugin's `hooks/`): the fast path with
+ * curl from the PATH, else `kiro-learn-shim` from the PATH, else nothing. Generated from
+ * the same template, so the plugin's hooks keep every promise init's do.
+ */
+export function pluginLauncher(): string {
+  return hookLauncher({ curl: 'curl' }).replace(
+    'written by `kiro-learn init` (run it again to change it)',
+    'shipped with the Claude Code plugin (claude-plugin/hooks/)',
+  );
+}
+
+/** The command each of the plugin's hooks runs: its launcher, read into the hook's shell. */
+export function pluginHookCommand(script: ShimSurface): string {
+  return `kl_bin="\${CLAUDE_PLUGIN_ROOT}/hooks"; [ -f "$kl_bin/${HOOK_LAUNCHER}" ] && set -- ${shellQuote(script)} && . "$kl_bin/${HOOK_LAUNCHER}"; exit 0`;
 }
 
 /**
