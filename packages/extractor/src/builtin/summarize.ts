@@ -14,6 +14,11 @@ import { digestAnswer, isInformationFree, leadSentence } from './prose.js';
 import { readToolUse, type ToolUse } from './tool-use.js';
 import type { Turn } from './turns.js';
 
+// A turn's records without a model (summarizeTurn). Long because its rules (a failure and
+// its fix, edits, the answer) read one turn's tool uses together and weigh each other:
+// parsing command output (output.ts), prose (prose.ts) and tool uses (tool-use.ts) are
+// modules of their own.
+
 /** A command that failed (once or more), and what happened next in the turn. */
 interface Failure {
   key: string;
