@@ -193,10 +193,10 @@ function runHook(
   }
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  child.stdout?.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
