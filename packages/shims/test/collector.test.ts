@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { outputOf } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { spoolStatus } from '../src/spool.js';
@@ -72,15 +73,7 @@ function hook(
     env: env(),
   });
   child.stdin.end(JSON.stringify({ session_id: 'sess-1', cwd: project, ...payload }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 async function storedEvents(): Promise<{ event_id: string; kind: string }[]> {

@@ -158,13 +158,21 @@ export function cliAsync(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return outputOf(
+    spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+/** What a child printed, and its exit code, once it closed (a hook, a CLI run). */
+export function outputOf(
+  child: ChildProcess,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => {
+  child.stdout?.on('data', (d) => {
     stdout += d;
   });
-  child.stderr.on('data', (d) => {
+  child.stderr?.on('data', (d) => {
     stderr += d;
   });
   return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
