@@ -1,4 +1,5 @@
 import { bodyText, LIMITS } from '@kiro-learn/schema';
+import { codeChanges } from '../code-changes.js';
 import type { RecordDraft } from '../records.js';
 import { oneLine, truncate } from '../text.js';
 import {
@@ -469,6 +470,10 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
     ]),
   ];
 
+  const code = codeChanges(
+    edits.map((edit) => ({ files: edit.files, ...edit.change })),
+    tools.flatMap((t) => (t.command && t.ok !== false ? [t.command] : [])),
+  );
   const drafts: RecordDraft[] = [
     {
       type: 'session_summary',
@@ -480,6 +485,7 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
       sources: turn.events.map((event) => event.event_id),
       ...(questions.length ? { questions } : {}),
       ...(turnId ? { turn: turnId } : {}),
+      ...(code ? { code } : {}),
     },
     ...failures.filter(significant).map((failure) => ({
       ...errorDraft(failure, promptId),
