@@ -84,17 +84,12 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
       [schema],
     );
-    const hits: string[] = [];
-    for (const { name } of tables) {
-      const [row] = await pgRows<{ n: string }>(
-        url,
-        schema,
-        `SELECT count(*) AS n FROM "${name}" t WHERE strpos(t::text, $1) > 0`,
-        [needle],
-      );
-      if (Number(row?.n) > 0) hits.push(name);
-    }
-    return hits.sort();
+    // One query over every table: each row as text (tsvector columns too).
+    const union = tables
+      .map(({ name }) => `SELECT '${name}' AS name FROM "${name}" t WHERE strpos(t::text, $1) > 0`)
+      .join(' UNION ');
+    const rows = await pgRows<{ name: string }>(url, schema, union, [needle]);
+    return [...new Set(rows.map((row) => row.name))].sort();
   }
 
   const start = async () => {
