@@ -155,6 +155,11 @@ function matches(record: MemoryRecord, filter: Pick<SearchRequest, 'type' | 'fil
   return true;
 }
 
+// This file is long because a retrieval is one closure over its resolved options and the
+// per-session state (what each session was shown, the semantic timeout): the steps that
+// stand alone are modules of their own (rank, hybrid, chain, context, overview, remote,
+// repeats); what stays here is the order they run in.
+
 /** Creates a retriever over a storage backend. Throws RetrievalError only for unusable options. */
 export function createRetriever(options: RetrieverOptions): Retriever {
   const opts = resolveOptions(options);
