@@ -280,7 +280,10 @@ try {
   );
   const f = (n: number, width = 8, digits = 0) => n.toFixed(digits).padStart(width);
   const summary: string[] = [];
+  // BENCH_CONFIGS=lexical,echo runs only the configurations whose name contains one of them.
+  const only = process.env['BENCH_CONFIGS']?.split(',');
   for (const [name, semantic, start] of configs) {
+    if (only && !only.some((part) => name.includes(part))) continue;
     console.log(`\n  ${name}`);
     console.log('    developers  events/s  retr p50  retr p99  event p99  errors  lexical-only');
     const servers = await start();

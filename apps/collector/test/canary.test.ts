@@ -84,17 +84,12 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
       [schema],
     );
-    const hits: string[] = [];
-    for (const { name } of tables) {
-      const [row] = await pgRows<{ n: string }>(
-        url,
-        schema,
-        `SELECT count(*) AS n FROM "${name}" t WHERE strpos(t::text, $1) > 0`,
-        [needle],
-      );
-      if (Number(row?.n) > 0) hits.push(name);
-    }
-    return hits.sort();
+    // One query over every table: each row as text (tsvector columns too).
+    const union = tables
+      .map(({ name }) => `SELECT '${name}' AS name FROM "${name}" t WHERE strpos(t::text, $1) > 0`)
+      .join(' UNION ');
+    const rows = await pgRows<{ name: string }>(url, schema, union, [needle]);
+    return [...new Set(rows.map((row) => row.name))].sort();
   }
 
   const start = async () => {
@@ -403,7 +398,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     await nothingHolds(secret);
   }, 180_000);
 
-  it("--project: hooks, MCP, import, team share, a teammate's record, backups, a gc file and the spool of a stopped collector", async () => {
+  it("--project: hooks, MCP, import, team share, a teammate's record, backups, a database set aside by restore, a gc file and the spool of a stopped collector", async () => {
     const secret = canary('project');
     const theirs = canary('projectteammate');
     await teammate(theirs, 'project-0');
@@ -438,15 +433,20 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     const daily = join(home, 'backups', 'daily-20260101T030000Z.db');
     expect((await send(port, 'POST', '/v1/backup', { body: { path: daily } })).status).toBe(200);
     expect(cli(['backup'], env).code).toBe(0);
-    // The collector stops; the next prompt waits in the spool.
+    // The collector stops; a restore of the daily backup sets the database aside; the
+    // next prompt waits in the spool.
     await stop();
+    const restored = cli(['restore', daily], env);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
     hook(repo, 'project-2', {
       hook_event_name: 'UserPromptSubmit',
       prompt: `is ${secret} still in use?`,
     });
     const held = filesHolding(home, secret);
     for (const where of [
-      /^kiro-learn\.db/,
+      /^kiro-learn\.db$/,
+      /^kiro-learn\.db\.before-restore-/,
       /^backups\/daily-/,
       /^backups\/kiro-learn-/,
       /^gc\//,
@@ -459,6 +459,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     expect(forgot.stderr).toBe('');
     expect(forgot.code).toBe(0);
     expect(forgot.stdout).toContain('rewrote backups/daily-20260101T030000Z.db without it');
+    expect(forgot.stdout).toMatch(/rewrote kiro-learn\.db\.before-restore-\S+ without it/);
     expect(forgot.stdout).toMatch(
       /deleted gc\/\S+-question-only-records\.jsonl \(every record in it was forgotten\)/,
     );
