@@ -6,6 +6,7 @@
  * (`superseded_by`, `superseded_at`, `superseded_reason`); nothing is deleted.
  */
 import { LIMITS, type MemoryRecord } from '@kiro-learn/schema';
+import { codeChangesOf, codeSupersession, mergeCodeChanges } from './code-changes.js';
 import { truncate } from './text.js';
 
 export interface CurationInput {
@@ -194,16 +195,21 @@ const GENERIC = new Set(
   ),
 );
 
+/** A record's facts without the built-in extractor's activity lines (`Read: a.ts`, `Ran …`). */
+const statedFacts = (record: MemoryRecord) =>
+  record.facts.filter(
+    (fact) => !/^(?:Read: |Modified |Ran |Fix: |Attempted fix: |Failing test: )/.test(fact),
+  );
+
 /**
  * What a record states, as opposed to what it logs: its title, summary and facts without
  * code (backticked text) and without the built-in extractor's activity lines (files read,
  * edits, commands run), which say what was done, not what is true now.
  */
 function statedText(record: MemoryRecord): string {
-  const facts = record.facts.filter(
-    (fact) => !/^(?:Read: |Modified |Ran |Fix: |Attempted fix: |Failing test: )/.test(fact),
-  );
-  return [record.title, record.summary, ...facts].join('\n').replace(/`[^`\n]*`/g, ' ');
+  return [record.title, record.summary, ...statedFacts(record)]
+    .join('\n')
+    .replace(/`[^`\n]*`/g, ' ');
 }
 
 /** Values an edit set, as the built-in extractor writes it: replaced `x` with `value`. */
@@ -251,6 +257,9 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
       : undefined;
   }
   if (newer.observation_type === 'error') return undefined;
+  // What the newer turn did to the code the older one wrote (the built-in extractor keeps it).
+  const byCode = codeSupersession(newer, older);
+  if (byCode) return byCode;
   const sharedFiles = newer.files_touched.filter((f) => older.files_touched.includes(f));
   const olderIds = identifiers(older);
   const sharedIds = [...identifiers(newer)].filter((id) => olderIds.has(id));
@@ -264,9 +273,9 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
       : 'same subject';
   // A value the older record states, changed: the same setting (and more in common than its
   // name), in the same unit.
-  const before = settings(statedText(older), older.facts);
+  const before = settings(statedText(older), statedFacts(older));
   const olderTitle = wordSet(older.title);
-  for (const [key, value] of settings(said, newer.facts)) {
+  for (const [key, value] of settings(said, statedFacts(newer))) {
     const old = before.get(key);
     if (old === undefined || old === value || unitOf(old) !== unitOf(value)) continue;
     const titled = [...wordSet(newer.title)].some(
@@ -341,6 +350,8 @@ function mergeInto(
   };
   const questions = union(into.questions ?? [], from.questions ?? []);
   if (questions.length > 0) merged.questions = questions;
+  const code = mergeCodeChanges(codeChangesOf(into), codeChangesOf(from));
+  if (code) merged.metadata = { ...into.metadata, code: { ...code } };
   return merged;
 }
 

@@ -1,4 +1,5 @@
 import { bodyText, LIMITS } from '@kiro-learn/schema';
+import { codeChanges } from '../code-changes.js';
 import type { RecordDraft } from '../records.js';
 import { oneLine, truncate } from '../text.js';
 import {
@@ -339,6 +340,12 @@ export interface TurnContext {
    * own (`ok do it`, `continue`) is about.
    */
   previousRequest?: string;
+  /**
+   * The prompt event of the session's turn before this one. A turn with no prompt of its own
+   * continues it (the agent's answer after a compaction, an empty stop before it): one turn,
+   * so its record is a part of that turn's record.
+   */
+  previousRequestEventId?: string;
 }
 
 /** What one turn yields: its records, or the question it only asked (carried to the next turn). */
@@ -400,7 +407,7 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
   );
   const runs = runLines(tools, inErrors);
   const promptId = turn.prompt?.event_id;
-  const turnId = promptId ?? context.requestEventId;
+  const turnId = promptId ?? context.requestEventId ?? context.previousRequestEventId;
 
   const others = [
     ...new Set(
@@ -469,6 +476,10 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
     ]),
   ];
 
+  const code = codeChanges(
+    edits.map((edit) => ({ files: edit.files, ...edit.change })),
+    tools.flatMap((t) => (t.command && t.ok !== false ? [t.command] : [])),
+  );
   const drafts: RecordDraft[] = [
     {
       type: 'session_summary',
@@ -480,6 +491,7 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
       sources: turn.events.map((event) => event.event_id),
       ...(questions.length ? { questions } : {}),
       ...(turnId ? { turn: turnId } : {}),
+      ...(code ? { code } : {}),
     },
     ...failures.filter(significant).map((failure) => ({
       ...errorDraft(failure, promptId),
