@@ -12,7 +12,12 @@ import { splitParts, stem } from './terms.js';
  *   it says, not by where it came from, so records of every extractor and every version
  *   are covered: no fact, no file, and next to nothing the prompt does not already say.
  * - **Nothing that says nothing.** A record with no fact, no file and at most one word of
- *   its own ("continue", "Done.") informs no prompt.
+ *   its own ("continue", "Done.") informs no prompt; nor does a question-only record of any
+ *   prompt (`Request: …` with no outcome, no fact and no file).
+ * - **Memory restated is not memory.** An agent that answers from the context it was given
+ *   makes a turn whose record is the question plus what an older record said. Asked again,
+ *   that record ranks first (it has the question's words and the answer's) while it holds
+ *   less than the record it restates: the older record takes its place.
  */
 
 /**
@@ -59,9 +64,18 @@ export function ownStems(text: string): Set<string> {
   return words;
 }
 
+// Stems of a record object, kept while the object lives: one retrieval compares each
+// candidate with the others.
+const stemsOf = new WeakMap<MemoryRecord, Set<string>>();
+
 /** The record's own words, without the words extractors frame a request with. */
 function recordStems(record: MemoryRecord): Set<string> {
-  return ownStems([record.title, record.summary, ...record.facts, ...record.concepts].join('\n'));
+  let stems = stemsOf.get(record);
+  if (!stems) {
+    stems = ownStems([record.title, record.summary, ...record.facts, ...record.concepts].join('\n'));
+    stemsOf.set(record, stems);
+  }
+  return stems;
 }
 
 /** True for a record with facts or files: what a turn did, which a question alone never has. */
@@ -91,6 +105,53 @@ export function echoes(record: MemoryRecord, promptStems: ReadonlySet<string>): 
   for (const word of own) if (promptStems.has(word)) shared++;
   const novel = own.size - shared;
   return novel <= Math.max(1, own.size / 5) && shared >= promptStems.size / 2;
+}
+
+/**
+ * Whether a record only asks: no fact, no file, and a `Request:` line with no `Outcome:`
+ * (what earlier versions of the built-in extractor made of a turn that did nothing).
+ */
+export function onlyAsks(record: MemoryRecord): boolean {
+  return (
+    !hasOutcomeFields(record) &&
+    /^Request:/m.test(record.summary) &&
+    !/^(Outcome|Error):/m.test(record.summary)
+  );
+}
+
+/** The words of what a record says it was asked: its `Request:` lines and its questions. */
+function requestStems(record: MemoryRecord): Set<string> {
+  const asked = [...record.summary.matchAll(/^Request:(.*)$/gm)].map((m) => m[1] ?? '');
+  return contentStems([...asked, ...(record.questions ?? [])].join('\n'));
+}
+
+/**
+ * Whether `record` restates `older`: it touched no file, came later, is not a link of
+ * `older`'s chain, and beyond the words of the prompt and of what it was asked it says
+ * next to nothing `older` does not (at most one word, or a fifth of its words, are new,
+ * and none of them a number: a changed value is news). It must say something of `older`'s
+ * (otherwise it is an echo, or unrelated).
+ */
+export function restates(
+  record: MemoryRecord,
+  older: MemoryRecord,
+  promptStems: ReadonlySet<string>,
+): boolean {
+  if (record.files_touched.length > 0 || record.record_id === older.record_id) return false;
+  if (older.superseded_by !== undefined || record.superseded_by === older.record_id) return false;
+  if (!(Date.parse(older.created_at) < Date.parse(record.created_at))) return false;
+  const own = recordStems(record);
+  const theirs = recordStems(older);
+  const asked = requestStems(record);
+  let fromOlder = 0;
+  let novel = 0;
+  for (const word of own) {
+    if (theirs.has(word)) fromOlder++;
+    else if (promptStems.has(word) || asked.has(word)) continue;
+    else if (/\d/.test(word)) return false;
+    else novel++;
+  }
+  return fromOlder >= 2 && novel <= Math.max(1, own.size / 5);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
 import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
-import { contentStems, echoes, informationFree, saysNothing } from './echo.js';
+import { contentStems, echoes, informationFree, onlyAsks, restates, saysNothing } from './echo.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
@@ -153,6 +153,38 @@ function matches(record: MemoryRecord, filter: Pick<SearchRequest, 'type' | 'fil
     return record.files_touched.some((f) => f === filter.file || f.endsWith(`/${file}`));
   }
   return true;
+}
+
+/**
+ * Hits without the records that restate another hit (see `restates`): the older record
+ * takes the restatement's place when that was higher. Team hits are left as they are.
+ */
+function foldRestatements(hits: readonly MergedHit[], stems: ReadonlySet<string>): MergedHit[] {
+  const local = hits.filter((hit) => !hit.remote);
+  // The restated record of each restatement: it moves up to the restatement's place.
+  const replacedBy = new Map<MergedHit, MergedHit>();
+  const moved = new Set<MergedHit>();
+  for (const hit of local) {
+    if (hit.record.files_touched.length > 0) continue;
+    const older = local.find(
+      (other) =>
+        other !== hit && !replacedBy.has(other) && restates(hit.record, other.record, stems),
+    );
+    if (older) replacedBy.set(hit, older);
+  }
+  if (replacedBy.size === 0) return [...hits];
+  const out: MergedHit[] = [];
+  for (const hit of hits) {
+    const older = replacedBy.get(hit);
+    if (older === undefined) {
+      if (!moved.has(hit)) out.push(hit);
+      continue;
+    }
+    if (moved.has(older) || out.includes(older)) continue;
+    moved.add(older);
+    out.push({ ...older, score: Math.max(older.score, hit.score) });
+  }
+  return out;
 }
 
 /** Creates a retriever over a storage backend. Throws RetrievalError only for unusable options. */
@@ -326,7 +358,12 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     view: SessionView | undefined,
   ): Promise<MergedHit[]> {
     const stems = contentStems(prompt);
-    const kept = hits.filter((hit) => !saysNothing(hit.record) && !echoes(hit.record, stems));
+    const kept = foldRestatements(
+      hits.filter(
+        (hit) => !saysNothing(hit.record) && !onlyAsks(hit.record) && !echoes(hit.record, stems),
+      ),
+      stems,
+    );
     if (!view || sessionId === undefined) return kept;
     const subject = subjectOf(prompt);
     const shownBefore = kept.filter((hit) => !alreadyShown(view, hit.record, subject));

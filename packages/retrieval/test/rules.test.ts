@@ -89,6 +89,72 @@ describe('never the prompt itself', () => {
   });
 });
 
+describe('memory restated is not memory', () => {
+  const earlier = new Date(Date.now() - 86_400_000).toISOString();
+  // What the built-in extractor makes of a turn where the agent answered from its context.
+  const restatement = (outcome: string) =>
+    record({
+      title: 'why is the postgres pool exhausted under load — Postgres pool exhausted under load',
+      summary: `Request: why is the postgres pool exhausted under load?\nOutcome: ${outcome}`,
+      observation_type: 'session_summary',
+    });
+
+  it('gives the record an answer restated its place, asked again or asked otherwise', async () => {
+    const storage = await openTemp();
+    const answer = { ...pool(), created_at: earlier };
+    const again = restatement(
+      'Postgres pool exhausted under load. Raised the pool from 10 to 40 connections.',
+    );
+    for (const r of [answer, again]) await storage.putRecord(r);
+    const retriever = createRetriever({ storage });
+    for (const prompt of [
+      'why is the postgres pool exhausted under load?',
+      'how many connections does the pool have',
+    ]) {
+      expect((await retriever.retrieve({ namespace: NS, prompt })).records).toEqual([
+        answer.record_id,
+      ]);
+      expect(
+        (await retriever.search({ namespace: NS, query: prompt })).map((h) => h.record.record_id),
+      ).toEqual([answer.record_id]);
+    }
+  });
+
+  it('keeps a later answer that says something new: a changed value, a file', async () => {
+    const storage = await openTemp();
+    const answer = { ...pool(), created_at: earlier };
+    const changed = restatement('Postgres pool exhausted under load; raised it to 60 connections.');
+    const read = {
+      ...restatement('Postgres pool exhausted under load. Raised the pool from 10 to 40.'),
+      files_touched: ['src/db/pool.ts'],
+    };
+    for (const r of [answer, changed, read]) await storage.putRecord(r);
+    const result = await createRetriever({ storage }).retrieve({
+      namespace: NS,
+      prompt: 'why is the postgres pool exhausted under load?',
+    });
+    expect(new Set(result.records)).toEqual(
+      new Set([answer.record_id, changed.record_id, read.record_id]),
+    );
+  });
+
+  it("never injects another prompt's question-only record", async () => {
+    const storage = await openTemp();
+    const answer = pool();
+    const asked = record({
+      title: 'deploy the postgres pool settings to staging',
+      summary: 'Request: deploy the postgres pool settings to staging\nNo tools were used.',
+      observation_type: 'session_summary',
+    });
+    for (const r of [answer, asked]) await storage.putRecord(r);
+    const result = await createRetriever({ storage }).retrieve({
+      namespace: NS,
+      prompt: 'what are the postgres pool settings',
+    });
+    expect(result.records).toEqual([answer.record_id]);
+  });
+});
+
 describe('context in proportion to the prompt', () => {
   it('gives a prompt with no subject of its own nothing', async () => {
     const storage = await openTemp();

@@ -1,18 +1,35 @@
 // Public Claude Code sessions (committed fixtures, sources.json) replayed through the hooks
 // `kiro-learn init` installs, into a real collector with the built-in extractor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeFigures } from '../src/metrics.ts';
+import { type BackFigures, backFigures, sumBack } from '../src/back.ts';
+import { isQuestionOnly, storeFigures } from '../src/metrics.ts';
 import { type ReplayResult, replay } from '../src/replay.ts';
 import { availableSources } from '../src/sources.ts';
+import { makeWorld, type World } from '../src/world.ts';
 
 let result: ReplayResult;
+let world: World | undefined;
+/** What came back, per transcript, read while the collector still runs. */
+let back: BackFigures[] = [];
 
 beforeAll(async () => {
   const { sources } = availableSources(false);
-  result = await replay(sources, { env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
+  world = await makeWorld({ env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
+  result = await replay(sources, { world });
+  const everything = new Map(
+    [...result.store.values()].flatMap((records) => records.map((r) => [r.record_id, r] as const)),
+  );
+  back = [];
+  for (const [i, t] of result.transcripts.entries()) {
+    const earlier = result.transcripts
+      .slice(0, i)
+      .filter((e) => e.project === t.project)
+      .flatMap((e) => e.records);
+    back.push(await backFigures(world, sources[i]!, t, earlier, everything));
+  }
 }, 300_000);
 
-afterAll(() => undefined);
+afterAll(() => world?.close());
 
 describe('replaying public Claude Code sessions through the installed hooks', () => {
   it('runs every hook as Claude Code would, exit 0 and nothing on stderr', () => {
@@ -68,4 +85,29 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
     expect(figures.records).toBe(all.length);
     expect(figures.recordsPerTurn).toBeGreaterThan(0);
   });
+
+  it('gives no prompt a question-only record or one its own session still holds, and an information-free prompt nothing', () => {
+    // A project replays more than one session: later sessions had earlier memory.
+    expect(new Set(result.transcripts.map((t) => t.project)).size).toBeLessThan(
+      result.transcripts.length,
+    );
+    const all = sumBack(back);
+    expect(all.injected).toBeGreaterThan(0);
+    expect(all).toMatchObject({ currentSessionInWindow: 0, echoes: 0 });
+    expect(all.informationFreeWithContext).toBe(0);
+    // A question-only record, judged as the store figures judge it: against the prompts of
+    // the session it was made in.
+    const madeIn = new Map(
+      result.transcripts.flatMap((t) => t.records.map((r) => [r.record_id, [r, t]] as const)),
+    );
+    for (const t of result.transcripts) {
+      for (const c of t.contexts) {
+        for (const id of c.recordIds) {
+          const [record, from] = madeIn.get(id) ?? [];
+          if (record && from) expect(isQuestionOnly(record, from.prompts), record.title).toBe(false);
+        }
+      }
+    }
+  });
 });
+
