@@ -73,6 +73,8 @@ export type EmbedderLoader = typeof loadEmbedder;
 const PAGE = 32;
 /** How long a save waits for a model that is still loading (see embedRecords). */
 const LOADING_WAIT_MS = 2000;
+/** How long the start-up warm-up embedding may take before it is given up (it only warms). */
+const WARM_UP_MS = 10_000;
 
 /**
  * Starts loading the model in the background (a worker thread: start-up and /healthz
@@ -117,8 +119,15 @@ export function createSemantic(
             return undefined;
           }
           // The first embedding of a query is the slowest (the runtime sets itself up for
-          // the input): paid here, not by the first prompt inside its retrieval budget.
-          await loaded.embed(['warm up the query path'], { purpose: 'query' }).catch(() => {});
+          // the input): paid here, not by the first prompt inside its retrieval budget. Bounded,
+          // so a model that never answers leaves semantic search on (and its prompts timing
+          // out, counted), never stuck loading.
+          await loaded
+            .embed(['warm up the query path'], {
+              purpose: 'query',
+              signal: AbortSignal.timeout(WARM_UP_MS),
+            })
+            .catch(() => {});
           model = loaded;
           state = 'on';
           reason = undefined;

@@ -6,6 +6,7 @@
  * (`superseded_by`, `superseded_at`, `superseded_reason`); nothing is deleted.
  */
 import { LIMITS, type MemoryRecord } from '@kiro-learn/schema';
+import { codeChangesOf, codeSupersession, mergeCodeChanges } from './code-changes.js';
 import { truncate } from './text.js';
 
 export interface CurationInput {
@@ -251,6 +252,9 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
       : undefined;
   }
   if (newer.observation_type === 'error') return undefined;
+  // What the newer turn did to the code the older one wrote (the built-in extractor keeps it).
+  const byCode = codeSupersession(newer, older);
+  if (byCode) return byCode;
   const sharedFiles = newer.files_touched.filter((f) => older.files_touched.includes(f));
   const olderIds = identifiers(older);
   const sharedIds = [...identifiers(newer)].filter((id) => olderIds.has(id));
@@ -341,6 +345,8 @@ function mergeInto(
   };
   const questions = union(into.questions ?? [], from.questions ?? []);
   if (questions.length > 0) merged.questions = questions;
+  const code = mergeCodeChanges(codeChangesOf(into), codeChangesOf(from));
+  if (code) merged.metadata = { ...into.metadata, code: { ...code } };
   return merged;
 }
 

@@ -6,6 +6,7 @@ import {
   OBSERVATION_TYPES,
   type ObservationType,
 } from '@kiro-learn/schema';
+import type { CodeChanges } from './code-changes.js';
 import { truncate } from './text.js';
 
 /** A record as an extractor proposes it, before ids, limits and validation. */
@@ -32,6 +33,8 @@ export interface RecordDraft {
    * the parts are merged into one record.
    */
   turn?: string;
+  /** What the turn did to the code (the built-in extractor): kept as `metadata.code`. */
+  code?: CodeChanges;
 }
 
 /** Where a draft lands: its namespace, the batch it came from, the strategy name. */
@@ -87,6 +90,11 @@ export function toRecord(draft: RecordDraft, context: RecordContext): MemoryReco
   };
   const questions = cleanList(draft.questions ?? [], LIMITS.questionLength);
   if (questions.length > 0) record.questions = questions;
-  if (draft.turn) record.metadata = { turn_prompt_id: draft.turn };
+  if (draft.turn || draft.code) {
+    record.metadata = {
+      ...(draft.turn ? { turn_prompt_id: draft.turn } : {}),
+      ...(draft.code ? { code: { ...draft.code } } : {}),
+    };
+  }
   return MemoryRecordSchema.safeParse(record).success ? record : undefined;
 }

@@ -78,4 +78,28 @@ describe('built-in extractor on other agents’ failures', () => {
     );
     expect(error!.summary).toContain('StripeSignatureVerificationError: No signatures found');
   });
+
+  it("reads Augment's launch-process (a tool named for no shell) as a command and its failure", async () => {
+    // As the Augment shim maps PostToolUse with tool_error.
+    const tool = eventFrom(
+      'tool_use',
+      {
+        type: 'json',
+        data: {
+          tool_name: 'launch-process',
+          tool_input: { command: 'pnpm db:migrate', wait: true },
+          tool_response: {
+            success: false,
+            error: 'Exit code 1: the command failed',
+            exit_code: 1,
+            output: 'error: column "id" cannot be cast automatically to type uuid',
+          },
+        },
+      },
+      'augment',
+    );
+    const [error, ...rest] = await errors([prompt('augment'), tool]);
+    expect(rest).toEqual([]);
+    expect(error!.title).toMatch(/cannot be cast automatically to type uuid.*`pnpm db:migrate`/);
+  });
 });

@@ -11,7 +11,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const CLI = resolve(new URL('../../../apps/collector/dist/cli.js', import.meta.url).pathname);
+export const CLI = resolve(
+  new URL('../../../apps/collector/dist/cli.js', import.meta.url).pathname,
+);
 
 export interface Collector {
   port: number;

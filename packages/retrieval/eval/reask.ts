@@ -310,7 +310,11 @@ function setAfter(set: EvalSet, stored: readonly MemoryRecord[], idOf: Map<strin
         ...(r.questions ? { questions: r.questions } : {}),
       };
     });
-  return { ...set, name: `${set.name} after the first askings`, records: [...set.records, ...extra] };
+  return {
+    ...set,
+    name: `${set.name} after the first askings`,
+    records: [...set.records, ...extra],
+  };
 }
 
 async function runMode(set: EvalSet, mode: Mode, withRankers: boolean): Promise<void> {

@@ -72,7 +72,9 @@ const stemsOf = new WeakMap<MemoryRecord, Set<string>>();
 function recordStems(record: MemoryRecord): Set<string> {
   let stems = stemsOf.get(record);
   if (!stems) {
-    stems = ownStems([record.title, record.summary, ...record.facts, ...record.concepts].join('\n'));
+    stems = ownStems(
+      [record.title, record.summary, ...record.facts, ...record.concepts].join('\n'),
+    );
     stemsOf.set(record, stems);
   }
   return stems;

@@ -1,11 +1,12 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
 import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
-import { contentStems, echoes, informationFree, onlyAsks, restates, saysNothing } from './echo.js';
+import { contentStems, echoes, informationFree, onlyAsks, saysNothing } from './echo.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
 import { rankHits } from './rank.js';
+import { foldRestatements } from './restated.js';
 import {
   authorLabel,
   type MergedHit,
@@ -155,37 +156,10 @@ function matches(record: MemoryRecord, filter: Pick<SearchRequest, 'type' | 'fil
   return true;
 }
 
-/**
- * Hits without the records that restate another hit (see `restates`): the older record
- * takes the restatement's place when that was higher. Team hits are left as they are.
- */
-function foldRestatements(hits: readonly MergedHit[], stems: ReadonlySet<string>): MergedHit[] {
-  const local = hits.filter((hit) => !hit.remote);
-  // The restated record of each restatement: it moves up to the restatement's place.
-  const replacedBy = new Map<MergedHit, MergedHit>();
-  const moved = new Set<MergedHit>();
-  for (const hit of local) {
-    if (hit.record.files_touched.length > 0) continue;
-    const older = local.find(
-      (other) =>
-        other !== hit && !replacedBy.has(other) && restates(hit.record, other.record, stems),
-    );
-    if (older) replacedBy.set(hit, older);
-  }
-  if (replacedBy.size === 0) return [...hits];
-  const out: MergedHit[] = [];
-  for (const hit of hits) {
-    const older = replacedBy.get(hit);
-    if (older === undefined) {
-      if (!moved.has(hit)) out.push(hit);
-      continue;
-    }
-    if (moved.has(older) || out.includes(older)) continue;
-    moved.add(older);
-    out.push({ ...older, score: Math.max(older.score, hit.score) });
-  }
-  return out;
-}
+// This file is long because a retrieval is one closure over its resolved options and the
+// per-session state (what each session was shown, the semantic timeout): the steps that
+// stand alone are modules of their own (rank, hybrid, chain, context, overview, remote,
+// repeats); what stays here is the order they run in.
 
 /** Creates a retriever over a storage backend. Throws RetrievalError only for unusable options. */
 export function createRetriever(options: RetrieverOptions): Retriever {

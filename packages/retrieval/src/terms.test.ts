@@ -29,4 +29,14 @@ describe('prompt terms', () => {
     const terms = analysePrompt('see https://example.com/docs. Then fix it.');
     expect(terms.paths).toEqual([]);
   });
+
+  it('reads a pasted blob (one 16k-character token) like any other token', () => {
+    // A paste is one token the size of the query: the patterns run on it in one pass.
+    expect(analysePrompt('0123456789'.repeat(1600)).paths).toEqual([]);
+    expect(analysePrompt(`${'x'.repeat(16_000)}.ts`).paths).toEqual([`${'x'.repeat(16_000)}.ts`]);
+    expect(analysePrompt(`${'.'.repeat(16_000)}x`).stems.size).toBe(1);
+    expect(splitParts(`${'A'.repeat(16_000)}Bc`)).toEqual([`${'a'.repeat(16_000)}`, 'bc']);
+    expect(analysePrompt('see notes.md.').paths).toEqual(['notes.md']);
+    expect(analysePrompt('x.ts and ab.ts:').paths).toEqual(['ab.ts']);
+  });
 });

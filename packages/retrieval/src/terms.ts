@@ -13,8 +13,10 @@ export interface PromptTerms {
 }
 
 const TOKEN_SPLIT = /[\s"'`()[\]{}<>,;!?]+/;
-const TRAILING = /[.:]+$/;
-const HAS_EXTENSION = /[a-z0-9_-]{2,}\.[a-z][a-z0-9]{0,7}$/i;
+// Every pattern below runs on each token of a prompt, and a pasted blob is one token of up
+// to 16k characters: none may backtrack over the token from every position (`[a-z]{2,}x$`
+// costs n² steps there; `[a-z]{2}x$` matches the same tokens in n).
+const HAS_EXTENSION = /[a-z0-9_-]{2}\.[a-z][a-z0-9]{0,7}$/i;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*$/;
 const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
@@ -22,7 +24,7 @@ const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 export function splitParts(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((part) => part.length > 0);
@@ -68,13 +70,20 @@ function isIdentifier(token: string): boolean {
   return CAMEL.test(token) || /[A-Za-z0-9]_[A-Za-z0-9]/.test(token) || /[a-z]\.[a-z]/i.test(token);
 }
 
+/** The token without the dots and colons that end it (a sentence's, a label's). */
+function withoutTrailingDots(token: string): string {
+  let end = token.length;
+  while (end > 0 && (token[end - 1] === '.' || token[end - 1] === ':')) end--;
+  return token.slice(0, end);
+}
+
 /** Reads the paths, identifiers and word stems out of a prompt. */
 export function analysePrompt(prompt: string): PromptTerms {
   const paths = new Set<string>();
   const identifiers = new Set<string>();
   const stems = new Set<string>();
   for (const raw of prompt.split(TOKEN_SPLIT)) {
-    const token = raw.replace(TRAILING, '');
+    const token = withoutTrailingDots(raw);
     if (token.length < 2) continue;
     const parts = splitParts(token);
     for (const part of parts) stems.add(stem(part));

@@ -12,6 +12,9 @@ import {
   scrubValue,
 } from './scrub.js';
 
+// One file for every pattern the scrubber knows (a table of samples, then the rules that
+// apply to all of them), so a new pattern is added in one place; hence its length.
+//
 // Samples are shaped like real credentials but made up (documented examples where a
 // vendor publishes one).
 const secrets: Array<[kind: string, text: string, secret: string]> = [

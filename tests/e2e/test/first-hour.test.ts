@@ -87,17 +87,22 @@ describe.each(cases)('first hour with the $extractor extractor', ({ extractor, e
     ]);
   });
 
-  it('session 2 (Kiro CLI): the prompt hook prints the memory about the fix, and only context', () => {
+  it('session 2 (Kiro CLI): the memory about the fix arrives as it starts, once, and only context', () => {
+    // Kiro CLI sends no session id: a new session starts with agentSpawn, whose context
+    // carries the project's memory; the prompt that follows does not repeat what the agent
+    // was just shown.
+    const spawned = hook(world, 'kiro.cjs', fixture('kiro-cli', 'agentSpawn', world.project));
+    expect(spawned).toMatchObject({ code: 0, stderr: '' });
+    expect(spawned.stdout).toMatch(/^## Prior observations from kiro-learn\n\n### /);
+    expect(spawned.stdout).toMatch(fix);
     const prompt = {
       hook_event_name: 'userPromptSubmit',
       cwd: world.project,
       prompt: 'The stripe webhook returns 400 again after the deploy. What fixed it last time?',
     };
     const result = hook(world, 'kiro.cjs', prompt);
-    expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^## Prior observations from kiro-learn\n\n### /);
-    expect(result.stdout).toMatch(fix);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).not.toMatch(fix);
   });
 
   it('Claude Code in the same repository shares the same project memory', async () => {

@@ -17,7 +17,7 @@ interface Answer {
   counts: Counts;
   /** Every namespace the forget covers (a project's earlier ids included). */
   namespaces?: string[];
-  /** Copies of the database in the data dir that hold (or held) some of it. */
+  /** Copies kiro-learn made in the data dir (backups, gc's saved records) that hold some of it. */
   backups: Array<{ file: string; action: 'rewritten' | 'deleted' | 'holds'; reason?: string }>;
   /** PostgreSQL only: whether the touched tables were rewritten (--compact). */
   compacted?: boolean;
@@ -44,8 +44,8 @@ Deletes, shows what it will delete and asks first:
                   text leaves the table files now (each table is locked while it runs)
 The text is gone from the database file and its WAL afterwards, not only from queries,
 and from the copies kiro-learn made in the data dir (daily backups, backups/, databases
-set aside by restore): each copy that holds some of it is rewritten without it, or
-deleted when it cannot be. Works with the collector running or stopped.`,
+set aside by restore, the records gc saved to gc/): each copy that holds some of it is
+rewritten without it, or deleted when it cannot be. Works with the collector running or stopped.`,
   async run(args, io) {
     const { values } = parseCommandArgs('forget', args, {
       record: { type: 'string' },
@@ -119,7 +119,7 @@ deleted when it cannot be. Works with the collector running or stopped.`,
           io.stdout,
           copy.action === 'rewritten'
             ? `rewrote ${copy.file} without it`
-            : `deleted ${copy.file} (it could not be rewritten: ${copy.reason})`,
+            : `deleted ${copy.file} (${copy.reason})`,
         );
       }
       if (done.compacted === false) {

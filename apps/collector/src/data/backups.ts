@@ -110,7 +110,7 @@ export async function forgetInCopies(
         continue;
       }
       for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
-      out.push({ file, action: 'deleted', reason });
+      out.push({ file, action: 'deleted', reason: `it could not be rewritten: ${reason}` });
     }
   }
   return out;

@@ -11,6 +11,7 @@ import { importLines, splitLines } from '../data/import.js';
 import { parseDuration, pause, pauses, resume } from '../data/pause.js';
 import { removeQuestionOnly } from '../data/question-only.js';
 import { applyRetention } from '../data/retention.js';
+import { forgetSavedRecords } from '../data/saved-records.js';
 import { forgetLogLines, forgetSpoolLines } from '../data/traces.js';
 import { CollectorError, httpError } from '../errors.js';
 import { readJson } from '../http/body.js';
@@ -109,6 +110,20 @@ function directoryNames(directory: string): string[] {
   return [...new Set([given, real])];
 }
 
+/**
+ * A record saved through MCP is traced to a note event that holds the same text, written
+ * for that save alone: forgetting the record forgets that event too (an event scope also
+ * takes any other record made from it). Records made from hooks' events keep them.
+ */
+async function savedWith(ctx: AppContext, recordId: string): Promise<ForgetScope[]> {
+  const record = await ctx.storage.getRecord(recordId);
+  if (!record) return [];
+  const events = await ctx.storage.getEvents(record.source_event_ids);
+  return events
+    .filter((event) => event.kind === 'note' && event.source.surface === 'mcp')
+    .map((event) => ({ event: event.event_id }));
+}
+
 /** Spooled events a scope covers (the spool holds events the collector has not seen yet). */
 function spoolMatch(scope: ForgetScope) {
   return (event: {
@@ -151,15 +166,22 @@ export function dataRoutes(ctx: AppContext): Hono {
         : [...new Set([body.namespace, ...(await ctx.storage.projectNamespaces(directories))])];
     const scopes: ForgetScope[] = namespaces
       ? namespaces.map((namespace) => ({ ...scope, namespace }) as ForgetScope)
-      : [scope];
+      : [scope, ...('record' in scope ? await savedWith(ctx, scope.record) : [])];
     const copies = { scopes, ...(directories.length > 0 ? { directories } : {}) };
+    const heads = (ids: readonly string[]) => ctx.storage.getEventHeads(ids);
     const listed = namespaces ? { namespaces } : {};
     if (body.dry_run) {
       const counts = zeroCounts();
       for (const one of scopes) addCounts(counts, await ctx.storage.countForget(one));
-      const backups = await forgetInCopies(ctx.settings.home, { ...copies, dryRun: true });
+      const backups = [
+        ...(await forgetInCopies(ctx.settings.home, { ...copies, dryRun: true })),
+        ...(await forgetSavedRecords(ctx.settings.home, scopes, heads, { dryRun: true })),
+      ];
       return c.json({ dry_run: true, counts, ...listed, backups });
     }
+    // The records gc saved to files: first, while the events they were made from (which
+    // name their session) are still there.
+    const saved = await forgetSavedRecords(ctx.settings.home, scopes, heads);
     const counts = zeroCounts();
     for (const [i, one] of scopes.entries()) {
       // Compacting once, after the last scope, rewrites every table they touched.
@@ -176,7 +198,7 @@ export function dataRoutes(ctx: AppContext): Hono {
         logs += forgetLogLines(ctx.settings.home, one.namespace);
     }
     // The copies of the database kiro-learn made (daily backups and the like) too.
-    const backups = await forgetInCopies(ctx.settings.home, copies);
+    const backups = [...(await forgetInCopies(ctx.settings.home, copies)), ...saved];
     ctx.logger.info('forgot', {
       ...counts,
       spool,

@@ -1,4 +1,5 @@
 import { bodyText, LIMITS } from '@kiro-learn/schema';
+import { codeChanges } from '../code-changes.js';
 import type { RecordDraft } from '../records.js';
 import { oneLine, truncate } from '../text.js';
 import {
@@ -13,6 +14,11 @@ import {
 import { digestAnswer, isInformationFree, leadSentence } from './prose.js';
 import { readToolUse, type ToolUse } from './tool-use.js';
 import type { Turn } from './turns.js';
+
+// A turn's records without a model (summarizeTurn). Long because its rules (a failure and
+// its fix, edits, the answer) read one turn's tool uses together and weigh each other:
+// parsing command output (output.ts), prose (prose.ts) and tool uses (tool-use.ts) are
+// modules of their own.
 
 /** A command that failed (once or more), and what happened next in the turn. */
 interface Failure {
@@ -464,6 +470,10 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
     ]),
   ];
 
+  const code = codeChanges(
+    edits.map((edit) => ({ files: edit.files, ...edit.change })),
+    tools.flatMap((t) => (t.command && t.ok !== false ? [t.command] : [])),
+  );
   const drafts: RecordDraft[] = [
     {
       type: 'session_summary',
@@ -475,6 +485,7 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
       sources: turn.events.map((event) => event.event_id),
       ...(questions.length ? { questions } : {}),
       ...(turnId ? { turn: turnId } : {}),
+      ...(code ? { code } : {}),
     },
     ...failures.filter(significant).map((failure) => ({
       ...errorDraft(failure, promptId),

@@ -165,7 +165,10 @@ export function readToolUse(event: Event): ToolUse | undefined {
   const name = str(data.tool_name) ?? str(data.toolName) ?? 'tool';
   const input = isDict(data.tool_input) ? data.tool_input : {};
   const response = data.tool_response ?? data.tool_output;
-  const classified = classify(name);
+  // A tool of no known name that is given a shell command runs it (Augment's
+  // `launch-process`, agents' own process tools).
+  const named = classify(name);
+  const classified = named === 'other' && str(input.command) !== undefined ? 'command' : named;
   const projectPath = event.source.project_path;
   const purpose = str(input.summary) ?? str(input.description) ?? str(input.explanation);
   const command = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;

@@ -12,6 +12,10 @@ export type PgMigration = Migration;
  * index (built by the backend from the record's fields, see search.ts), counters are kept
  * by PL/pgSQL triggers, and stored events are announced with NOTIFY (per batch, while
  * someone watches) so that every collector on the database can feed its live stream.
+ *
+ * Longer than a module should be, on purpose: the schema's whole history, read top to
+ * bottom in the order it runs. A shipped migration is frozen (its checksum is stored), so
+ * it is neither split nor shortened; the next one is appended.
  */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   {

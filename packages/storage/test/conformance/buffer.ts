@@ -58,6 +58,22 @@ export function bufferConformance({ open }: BackendFactory): void {
       expect(await storage.getRecord(twice.record_id)).toBeUndefined();
     });
 
+    it('an extraction whose events were forgotten while it ran saves nothing made from them', async () => {
+      const storage = await open();
+      const seen = [event(), event()];
+      for (const e of seen) await storage.putEvent(e, { pending: true });
+      // The extraction has read its batch and is waiting on the model when a forget comes.
+      const batch = (await storage.listPending(NS)).map((p) => p.eventId);
+      expect(batch).toEqual(seen.map((e) => e.event_id));
+      expect(await storage.forget({ event: seen[0]!.event_id })).toMatchObject({ events: 1 });
+      const made = record({ summary: 'made from a forgotten event', source_event_ids: batch });
+      await expect(
+        storage.commitExtraction({ namespace: NS, records: [made], eventIds: batch }),
+      ).rejects.toMatchObject({ code: 'stale_batch' });
+      expect(await storage.getRecord(made.record_id)).toBeUndefined();
+      expect((await storage.stats()).memories.total).toBe(0);
+    });
+
     it('commitExtraction stores records and removes only the events it saw', async () => {
       const storage = await open();
       const seen = [event(), event()];
