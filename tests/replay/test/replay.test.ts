@@ -104,10 +104,10 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
       for (const c of t.contexts) {
         for (const id of c.recordIds) {
           const [record, from] = madeIn.get(id) ?? [];
-          if (record && from) expect(isQuestionOnly(record, from.prompts), record.title).toBe(false);
+          if (record && from)
+            expect(isQuestionOnly(record, from.prompts), record.title).toBe(false);
         }
       }
     }
   });
 });
-
