@@ -6,7 +6,6 @@ import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
 import { rankHits } from './rank.js';
-import { foldRestatements } from './restated.js';
 import {
   authorLabel,
   type MergedHit,
@@ -14,6 +13,7 @@ import {
   type RemoteHit,
   remoteWithin,
 } from './remote.js';
+import { withoutRestatements } from './restated.js';
 import { currentEmbedder } from './semantic.js';
 import {
   alreadyShown,
@@ -332,7 +332,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     view: SessionView | undefined,
   ): Promise<MergedHit[]> {
     const stems = contentStems(prompt);
-    const kept = foldRestatements(
+    const kept = withoutRestatements(
       hits.filter(
         (hit) => !saysNothing(hit.record) && !onlyAsks(hit.record) && !echoes(hit.record, stems),
       ),

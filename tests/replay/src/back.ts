@@ -115,6 +115,12 @@ export async function backFigures(
 ): Promise<BackFigures> {
   const events = await sessionEvents(world, done.sessionId);
   const eventTime = new Map(events.map((e) => [e.event_id, time(e.valid_time)]));
+  // Prompts in the order they were asked: a context's record is the session's own only if
+  // made from events before its prompt (extraction may merge later turns into it).
+  const asked = events
+    .filter((e) => e.kind === 'prompt')
+    .map((e) => time(e.valid_time))
+    .sort((a, b) => a - b);
   const compactions = events
     .filter((e) => {
       if (e.kind !== 'note' || e.body.type !== 'json') return false;
@@ -145,21 +151,22 @@ export async function backFigures(
     filePromptsFound: 0,
     sessionStartChars: done.sessionStart.length,
   };
-  for (const c of done.contexts) {
+  for (const [i, c] of done.contexts.entries()) {
     if (isInformationFree(c.prompt)) {
       f.informationFree++;
       if (c.context.trim() !== '') f.informationFreeWithContext++;
     }
     // The window starts at the last compaction before this turn.
-    const before = compactedAfter.filter((turn) => turn < c.turn).length;
-    const windowStart = before === 0 ? 0 : (compactions[before - 1] ?? 0);
+    const compacted = compactedAfter.filter((turn) => turn < c.turn).length;
+    const windowStart = compacted === 0 ? 0 : (compactions[compacted - 1] ?? 0);
     for (const id of c.recordIds) {
       const record = all.get(id);
       f.injected++;
       if (!record) continue;
+      const before = asked.length === done.contexts.length ? asked[i]! : Number.POSITIVE_INFINITY;
       const own = record.source_event_ids
         .map((e) => eventTime.get(e))
-        .filter((t): t is number => t !== undefined);
+        .filter((t): t is number => t !== undefined && t < before);
       if (own.length > 0) {
         if (own.some((t) => t >= windowStart)) f.currentSessionInWindow++;
         else f.currentSessionCompacted++;

@@ -1,5 +1,9 @@
 // Public Claude Code sessions (committed fixtures, sources.json) replayed through the hooks
 // `kiro-learn init` installs, into a real collector with the built-in extractor.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackFigures, backFigures, sumBack } from '../src/back.ts';
 import { isQuestionOnly, storeFigures } from '../src/metrics.ts';
@@ -13,7 +17,19 @@ let world: World | undefined;
 let back: BackFigures[] = [];
 
 beforeAll(async () => {
-  const { sources } = availableSources(false);
+  const { sources: fixtures } = availableSources(false);
+  // The fasthooks session recorded once more, as a second session of its project that asks
+  // everything again: it has the first session's memory, and its own turns as it goes.
+  const first = fixtures.find((s) => s.name === 'fasthooks-sample-main')!;
+  const text = readFileSync(first.file, 'utf8');
+  const sessionId = (
+    JSON.parse(text.split('\n').find((l) => l.includes('"sessionId"'))!) as {
+      sessionId: string;
+    }
+  ).sessionId;
+  const again = join(mkdtempSync(join(tmpdir(), 'kiro-learn-replay-again-')), 'again.jsonl');
+  writeFileSync(again, text.replaceAll(sessionId, randomUUID()));
+  const sources = [...fixtures, { name: 'fasthooks-again', project: first.project, file: again }];
   world = await makeWorld({ env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
   result = await replay(sources, { world });
   const everything = new Map(
@@ -92,7 +108,8 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
       result.transcripts.length,
     );
     const all = sumBack(back);
-    expect(all.injected).toBeGreaterThan(0);
+    // The second fasthooks session got the first one's memory.
+    expect(back.at(-1)!.injected).toBeGreaterThan(0);
     expect(all).toMatchObject({ currentSessionInWindow: 0, echoes: 0 });
     expect(all.informationFreeWithContext).toBe(0);
     // A question-only record, judged as the store figures judge it: against the prompts of
