@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   buildNamespace,
   type MemoryRecord,
-  newEventId,
+  newRecord,
   newRecordId,
   teamNamespace,
 } from '@kiro-learn/schema';
@@ -50,17 +50,15 @@ const backends: Backend[] = [
 
 function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
-    record_id: newRecordId(),
-    namespace: buildNamespace('alice', PROJECT),
-    strategy: 'llm-summary',
-    title: 'Stripe webhooks need the raw body',
-    summary: 'express.json() consumed the body, so signature verification failed.',
-    facts: ['mount express.raw() on the webhook route'],
-    concepts: ['stripe', 'webhooks'],
-    files_touched: ['src/webhooks/stripe.ts'],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
+    ...newRecord({
+      namespace: buildNamespace('alice', PROJECT),
+      strategy: 'llm-summary',
+      title: 'Stripe webhooks need the raw body',
+      summary: 'express.json() consumed the body, so signature verification failed.',
+      facts: ['mount express.raw() on the webhook route'],
+      concepts: ['stripe', 'webhooks'],
+      files_touched: ['src/webhooks/stripe.ts'],
+    }),
     ...overrides,
   };
 }

@@ -114,6 +114,18 @@ describe('a newer record that retires an older one (no model)', () => {
       files_touched: ['src/checkout.ts'],
     });
     expect(supersessionReason(newer, older)).toBeUndefined();
+    // Which file a turn read is no setting (`Read: a.py` then `Read: b.txt`).
+    const reading = (file: string, asked: string) =>
+      record({
+        title: `${asked} — read ${file}`,
+        summary: `Request: ${asked}`,
+        facts: [`Read: ${file}`],
+        files_touched: [file],
+      });
+    const readFirst = reading('hello_world.py', 'can you read the file back for me?');
+    expect(supersessionReason(reading('data.txt', 'can you read the file back?'), readFirst)).toBe(
+      undefined,
+    );
     // Parts of one turn are merged, never superseded.
     const turn = { turn_prompt_id: '01J0000000000000000000TURN' };
     const a = record({ title: 'Timeout is 10 s', summary: 'The timeout is 10 s.', metadata: turn });

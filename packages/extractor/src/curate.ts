@@ -195,16 +195,21 @@ const GENERIC = new Set(
   ),
 );
 
+/** A record's facts without the built-in extractor's activity lines (`Read: a.ts`, `Ran …`). */
+const statedFacts = (record: MemoryRecord) =>
+  record.facts.filter(
+    (fact) => !/^(?:Read: |Modified |Ran |Fix: |Attempted fix: |Failing test: )/.test(fact),
+  );
+
 /**
  * What a record states, as opposed to what it logs: its title, summary and facts without
  * code (backticked text) and without the built-in extractor's activity lines (files read,
  * edits, commands run), which say what was done, not what is true now.
  */
 function statedText(record: MemoryRecord): string {
-  const facts = record.facts.filter(
-    (fact) => !/^(?:Read: |Modified |Ran |Fix: |Attempted fix: |Failing test: )/.test(fact),
-  );
-  return [record.title, record.summary, ...facts].join('\n').replace(/`[^`\n]*`/g, ' ');
+  return [record.title, record.summary, ...statedFacts(record)]
+    .join('\n')
+    .replace(/`[^`\n]*`/g, ' ');
 }
 
 /** Values an edit set, as the built-in extractor writes it: replaced `x` with `value`. */
@@ -268,9 +273,9 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
       : 'same subject';
   // A value the older record states, changed: the same setting (and more in common than its
   // name), in the same unit.
-  const before = settings(statedText(older), older.facts);
+  const before = settings(statedText(older), statedFacts(older));
   const olderTitle = wordSet(older.title);
-  for (const [key, value] of settings(said, newer.facts)) {
+  for (const [key, value] of settings(said, statedFacts(newer))) {
     const old = before.get(key);
     if (old === undefined || old === value || unitOf(old) !== unitOf(value)) continue;
     const titled = [...wordSet(newer.title)].some(

@@ -10,9 +10,13 @@ import type { RankedHit } from './rank.js';
  * we switch") keeps the ranking as it is.
  */
 
-/** Words that ask about an earlier state rather than the current one. */
+/**
+ * Words that ask about an earlier state rather than the current one. `before` followed by
+ * a gerund is about the order of things (`wait before sending`, `know before touching`),
+ * unless the gerund is a change (`before switching`); `the evening-before reminder` neither.
+ */
 const EARLIER =
-  /\b(before|previous(ly)?|used to|originally|original|old|older|earlier|former(ly)?|histor(y|ical)|back then|at first|initially|(changed|switched|moved|migrated) (away )?from|why did we (switch|move|change|stop|drop|migrate))\b/i;
+  /\b((?<!-)before(?!-|\s+(?!(?:switch|mov|migrat|chang|replac|upgrad|port|lower|rais|reduc|dropp|remov|adopt|introduc)ing\b)(?!(?:any|some|every|no)thing\b)\w+ing\b)|previous(ly)?|used to|originally|original|old|older|earlier|former(ly)?|histor(y|ical)|back then|at first|initially|(changed|switched|moved|migrated) (away )?from|why did we (switch|move|change|stop|drop|migrate))\b/i;
 
 /** Whether a prompt asks about how things were rather than how they are. */
 export function asksEarlierState(prompt: string): boolean {

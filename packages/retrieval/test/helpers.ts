@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterEach } from 'vitest';
 
@@ -21,19 +21,13 @@ export async function openTemp(): Promise<SqliteStorage> {
 
 export const NS = '/actor/alice/project/payments-api/';
 
+/** A built-in record in NS (schema's newRecord: fresh ids, now), with `overrides` on top. */
 export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    record_id: newRecordId(),
+  const base = newRecord({
     namespace: NS,
     strategy: 'builtin',
     title: 'A memory',
     summary: 'Something that happened.',
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
-    ...overrides,
-  };
+  });
+  return { ...base, ...overrides };
 }

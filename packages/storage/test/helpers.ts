@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type Event, type MemoryRecord, newEventId, newRecord } from '@kiro-learn/schema';
 import { afterEach } from 'vitest';
 import { openSqliteStorage, type SqliteStorage } from '../src/index.js';
 
@@ -44,19 +44,13 @@ export function event(overrides: Partial<Event> = {}): Event {
   };
 }
 
+/** A built-in record in NS (schema's newRecord: fresh ids, now), with `overrides` on top. */
 export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    record_id: newRecordId(),
+  const base = newRecord({
     namespace: NS,
     strategy: 'builtin',
     title: 'A memory',
     summary: 'Something that happened.',
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
-    ...overrides,
-  };
+  });
+  return { ...base, ...overrides };
 }

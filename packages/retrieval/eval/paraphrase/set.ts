@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import type { ObservationType } from '@kiro-learn/schema';
 
 /**
  * The paraphrase set: memory records of six made-up projects and the prompts people type
  * to a coding agent when they need one of them, written without looking at any ranker.
  * Most prompts say it in other words than the record does (see ../overlap.ts).
+ *
+ * Each project is a data file, `<project>.json`: what the project is (`about`), its records
+ * as rows (RecordRow, one a line) and its prompts as rows (PromptRow).
  */
 
 /** The projects, one namespace each. */
@@ -100,4 +104,22 @@ export function records(project: ParaphraseProject, rows: RecordRow[]): SetRecor
 
 export function prompts(project: ParaphraseProject, rows: PromptRow[]): SetPrompt[] {
   return rows.map(([tags, prompt, relevant]) => ({ project, tags, prompt, relevant }));
+}
+
+/** One project's file (`<project>.json`). */
+interface ProjectFile {
+  about: string;
+  records: RecordRow[];
+  prompts: PromptRow[];
+}
+
+/** A project's records and prompts, read from its data file. */
+export function loadProject(project: ParaphraseProject): {
+  records: SetRecord[];
+  prompts: SetPrompt[];
+} {
+  const file = JSON.parse(
+    readFileSync(new URL(`./${project}.json`, import.meta.url), 'utf8'),
+  ) as ProjectFile;
+  return { records: records(project, file.records), prompts: prompts(project, file.prompts) };
 }

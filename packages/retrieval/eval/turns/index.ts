@@ -1,24 +1,15 @@
-import { ALLOTMENT_PROMPTS, ALLOTMENT_RECORDS } from './allotment.ts';
-import { BEACON_PROMPTS, BEACON_RECORDS } from './beacon.ts';
-import { DARKROOM_PROMPTS, DARKROOM_RECORDS } from './darkroom.ts';
-import { PANTRY_PROMPTS, PANTRY_RECORDS } from './pantry.ts';
-import type { TurnsPrompt, TurnsRecord } from './set.ts';
-import { TICKER_PROMPTS, TICKER_RECORDS } from './ticker.ts';
-import { VOYAGE_PROMPTS, VOYAGE_RECORDS } from './voyage.ts';
+import { loadProject, type TurnsProject, type TurnsPrompt, type TurnsRecord } from './set.ts';
 
-export const TURNS_RECORDS: readonly TurnsRecord[] = [
-  ...TICKER_RECORDS,
-  ...ALLOTMENT_RECORDS,
-  ...PANTRY_RECORDS,
-  ...VOYAGE_RECORDS,
-  ...DARKROOM_RECORDS,
-  ...BEACON_RECORDS,
+/** The projects, in the order the set lists them. */
+const PROJECTS: readonly TurnsProject[] = [
+  'ticker',
+  'allotment',
+  'pantry',
+  'voyage',
+  'darkroom',
+  'beacon',
 ];
-export const TURNS_PROMPTS: readonly TurnsPrompt[] = [
-  ...TICKER_PROMPTS,
-  ...ALLOTMENT_PROMPTS,
-  ...PANTRY_PROMPTS,
-  ...VOYAGE_PROMPTS,
-  ...DARKROOM_PROMPTS,
-  ...BEACON_PROMPTS,
-];
+const loaded = PROJECTS.map(loadProject);
+
+export const TURNS_RECORDS: readonly TurnsRecord[] = loaded.flatMap((p) => p.records);
+export const TURNS_PROMPTS: readonly TurnsPrompt[] = loaded.flatMap((p) => p.prompts);

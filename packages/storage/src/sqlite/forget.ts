@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
+import { teamCopiesScope } from '../team-copies.js';
 
 /** A WHERE clause and its parameters. */
 interface Where {
@@ -14,6 +15,8 @@ interface Plan {
   pending?: Where;
   retrievals?: Where;
   extractions?: Where;
+  /** Kept copies of teammates' records (team_record_copies). */
+  copies?: Where;
 }
 
 const where = (sql: string, ...params: unknown[]): Where => ({ sql, params });
@@ -27,6 +30,18 @@ const inNamespace = (namespace: string | undefined, column = 'namespace') =>
  * them (they repeat the events' text); `record` forgets one record alone.
  */
 function planScope(scope: ForgetScope): Plan {
+  const copies = teamCopiesScope(scope);
+  const plan = planOwn(scope);
+  if (copies) {
+    plan.copies = {
+      sql: copies.map((c) => (c.column === 'all' ? '1' : `${c.column} ${c.op} ?`)).join(' AND '),
+      params: copies.flatMap((c) => (c.column === 'all' ? [] : [c.value])),
+    };
+  }
+  return plan;
+}
+
+function planOwn(scope: ForgetScope): Plan {
   if ('all' in scope) {
     const all = where('1');
     return { records: all, events: all, pending: all, retrievals: all, extractions: all };
@@ -97,6 +112,7 @@ function statements(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
   if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
   if (plan.events) out.push(['events', 'events', plan.events]);
+  if (plan.copies) out.push(['records', 'team_record_copies', plan.copies]);
   return out;
 }
 
