@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { STOP_WORDS } from '@kiro-learn/storage';
+import { wordPairs } from './overlap.js';
 import { splitParts, stem } from './terms.js';
 
 /**
@@ -121,18 +122,25 @@ export function onlyAsks(record: MemoryRecord): boolean {
   );
 }
 
-/** The words of what a record says it was asked: its `Request:` lines and its questions. */
-function requestStems(record: MemoryRecord): Set<string> {
+/** What a record says it was asked: its `Request:` lines and its questions. */
+function requestText(record: MemoryRecord): string {
   const asked = [...record.summary.matchAll(/^Request:(.*)$/gm)].map((m) => m[1] ?? '');
-  return contentStems([...asked, ...(record.questions ?? [])].join('\n'));
+  return [...asked, ...(record.questions ?? [])].join('\n');
+}
+
+/** Every word of a text, lower-cased and stemmed (stop words kept: pairs are made of them). */
+function allStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word) out.add(stem(word));
+  return out;
 }
 
 /**
- * Whether `record` restates `older`: it touched no file, came later, is not a link of
- * `older`'s chain, and beyond the words of the prompt and of what it was asked it says
- * next to nothing `older` does not (at most one word, or a fifth of its words, are new,
- * and none of them a number: a changed value is news). It must say something of `older`'s
- * (otherwise it is an echo, or unrelated).
+ * Whether `record` restates `older`: a turn record (it says what it was asked) that touched
+ * no file, came later, is not a link of `older`'s chain, and whose answer `older` already
+ * says: at least four fifths of its word pairs (beyond pairs made only of the request's,
+ * the prompt's and framing words) are `older`'s, in the same order. Pairs, not words: "use
+ * Redis" is news beside "chose Postgres over Redis", and so is "to 60" beside "to 40".
  */
 export function restates(
   record: MemoryRecord,
@@ -142,18 +150,24 @@ export function restates(
   if (record.files_touched.length > 0 || record.record_id === older.record_id) return false;
   if (older.superseded_by !== undefined || record.superseded_by === older.record_id) return false;
   if (!(Date.parse(older.created_at) < Date.parse(record.created_at))) return false;
-  const own = recordStems(record);
-  const theirs = recordStems(older);
-  const asked = requestStems(record);
-  let fromOlder = 0;
-  let novel = 0;
-  for (const word of own) {
-    if (theirs.has(word)) fromOlder++;
-    else if (promptStems.has(word) || asked.has(word)) continue;
-    else if (/\d/.test(word)) return false;
-    else novel++;
+  const request = requestText(record);
+  if (request.trim() === '') return false;
+  const known = allStems(request);
+  for (const word of promptStems) known.add(word);
+  for (const word of FRAMING) known.add(word);
+  const answer = [record.title, record.summary.replace(/^Request:.*$/gm, ''), ...record.facts].join(
+    '\n',
+  );
+  const theirs = wordPairs([older.title, older.summary, ...older.facts].join('\n'));
+  let said = 0;
+  let fresh = 0;
+  for (const pair of wordPairs(answer)) {
+    const [a, b] = pair.split(' ');
+    if (b === undefined || (known.has(a!) && known.has(b))) continue;
+    if (theirs.has(pair)) said++;
+    else fresh++;
   }
-  return fromOlder >= 2 && novel <= Math.max(1, own.size / 5);
+  return said >= 2 && said >= 4 * fresh;
 }
 
 /**
