@@ -290,8 +290,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     };
     server = await spawnCollector(serverEnv, serverPort);
     cleanups.push(async () => {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await server.stop();
     });
     const serverUrl = `http://127.0.0.1:${serverPort}`;
     const member = (name: string) => {

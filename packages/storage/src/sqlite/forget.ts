@@ -116,6 +116,22 @@ function statements(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   return out;
 }
 
+/**
+ * The statements whose table the database has: a backup made before team memory (0008)
+ * has no kept copies of teammates' records, and is still rewritten, not deleted.
+ */
+function present(
+  sqlite: Database.Database,
+  steps: Array<[keyof ForgetCounts, string, Where]>,
+): Array<[keyof ForgetCounts, string, Where]> {
+  const copies = steps.some(([, table]) => table === 'team_record_copies');
+  if (!copies) return steps;
+  const has = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_record_copies'")
+    .get();
+  return has ? steps : steps.filter(([, table]) => table !== 'team_record_copies');
+}
+
 const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
 
 /** Counts what a scope covers. */
@@ -125,7 +141,7 @@ export function countScope(sqlite: Database.Database, scope: ForgetScope): Forge
 
 function countPlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
   const counts = zero();
-  for (const [key, table, w] of statements(plan)) {
+  for (const [key, table, w] of present(sqlite, statements(plan))) {
     counts[key] += Number(
       sqlite
         .prepare(`SELECT count(*) FROM ${table} WHERE ${w.sql}`)
@@ -143,7 +159,7 @@ export function deleteScope(sqlite: Database.Database, scope: ForgetScope): Forg
 
 function deletePlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
   const counts = zero();
-  for (const [key, table, w] of statements(plan)) {
+  for (const [key, table, w] of present(sqlite, statements(plan))) {
     counts[key] += sqlite.prepare(`DELETE FROM ${table} WHERE ${w.sql}`).run(...w.params).changes;
   }
   if (counts.records > 0) sweepRecordTables(sqlite);
