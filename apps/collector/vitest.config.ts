@@ -5,4 +5,17 @@ import { shared } from '../../vitest.shared.ts';
 // One PostgreSQL for the whole run: collectors on PostgreSQL are tested against a real one.
 const globalSetup = fileURLToPath(import.meta.resolve('@kiro-learn/test-postgres/global-setup'));
 
-export default mergeConfig(shared, defineConfig({ test: { globalSetup: [globalSetup] } }));
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      globalSetup: [globalSetup],
+      // Most of this suite's time is spent waiting on child processes (collectors starting,
+      // draining, being killed), so two files run at once even on two cores: every test
+      // uses its own data dir, port 0 and PostgreSQL schema. Files share a worker process
+      // (no test changes process-wide state), which spares a Node start per file.
+      maxWorkers: 2,
+      isolate: false,
+    },
+  }),
+);

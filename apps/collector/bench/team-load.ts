@@ -16,7 +16,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_ID } from '@kiro-learn/embeddings';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newEventId, newRecord } from '@kiro-learn/schema';
 import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
 import { phrase } from '../../../packages/retrieval/bench/corpus.ts';
@@ -40,8 +40,7 @@ const pick = () => phrase(1);
 const namespaceOf = (project: number) => `/actor/team/project/p${project}/`;
 
 function record(project: number): MemoryRecord {
-  return {
-    record_id: newRecordId(),
+  return newRecord({
     namespace: namespaceOf(project),
     strategy: 'bench',
     title: phrase(6),
@@ -49,10 +48,8 @@ function record(project: number): MemoryRecord {
     facts: [phrase(12), phrase(12)],
     concepts: [pick(), pick()],
     files_touched: [`src/${pick()}/${pick()}.ts`],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
     created_at: new Date(Date.now() - Math.random() * 90 * 86_400_000).toISOString(),
-  };
+  });
 }
 
 function unitVector(): Float32Array {
@@ -283,7 +280,10 @@ try {
   );
   const f = (n: number, width = 8, digits = 0) => n.toFixed(digits).padStart(width);
   const summary: string[] = [];
+  // BENCH_CONFIGS='echo|lexical, 1' runs only the configurations whose name contains one of them.
+  const only = process.env['BENCH_CONFIGS']?.split('|');
   for (const [name, semantic, start] of configs) {
+    if (only && !only.some((part) => name.includes(part))) continue;
     console.log(`\n  ${name}`);
     console.log('    developers  events/s  retr p50  retr p99  event p99  errors  lexical-only');
     const servers = await start();

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newEventId, newRecord, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
@@ -17,17 +17,15 @@ const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
 
 function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
-    record_id: newRecordId(),
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'Stripe webhook needs the raw body',
-    summary: 'Signature verification fails when express.json() parses the body first.',
-    facts: ['Mount express.raw on /webhooks/stripe'],
-    concepts: ['stripe', 'webhook'],
-    files_touched: ['src/webhooks/stripe.ts'],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
+    ...newRecord({
+      namespace: NS,
+      strategy: 'builtin',
+      title: 'Stripe webhook needs the raw body',
+      summary: 'Signature verification fails when express.json() parses the body first.',
+      facts: ['Mount express.raw on /webhooks/stripe'],
+      concepts: ['stripe', 'webhook'],
+      files_touched: ['src/webhooks/stripe.ts'],
+    }),
     ...overrides,
   };
 }

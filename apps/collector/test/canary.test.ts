@@ -1,7 +1,8 @@
 // Forget means gone everywhere. For each forget scope a unique string (the canary) is
 // written through every way text gets in: the hooks as the agent runs them (and the spool
-// while the collector is down), the MCP server's save, an import, and the team share that
-// pushes records to a team server. Then the scope is forgotten with the CLI, and every file
+// while the collector is down), the MCP server's save, an import, and the team share, both
+// ways: records pushed to the team server, and a teammate's record that reached a prompt
+// here (a copy is kept). Then the scope is forgotten with the CLI, and every file
 // under the data dir (database, WAL, backups, spool, logs, the files gc saved) and every
 // table of the team server is searched for it: nothing may hold it. Strings outside the
 // scope are searched for the same way and must still be found, so the search reaches the
@@ -68,6 +69,8 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
   let server: CollectorChild;
   let mcp: Client;
   let namespace: string;
+  let bobToken: string;
+  let teamUrl: string;
   /** Text that stays: in another project (local), and a record shared before the rounds. */
   const keepLocal = canary('keeplocal');
   const keepTeam = canary('keepteam');
@@ -81,17 +84,12 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
       "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
       [schema],
     );
-    const hits: string[] = [];
-    for (const { name } of tables) {
-      const [row] = await pgRows<{ n: string }>(
-        url,
-        schema,
-        `SELECT count(*) AS n FROM "${name}" t WHERE strpos(t::text, $1) > 0`,
-        [needle],
-      );
-      if (Number(row?.n) > 0) hits.push(name);
-    }
-    return hits.sort();
+    // One query over every table: each row as text (tsvector columns too).
+    const union = tables
+      .map(({ name }) => `SELECT '${name}' AS name FROM "${name}" t WHERE strpos(t::text, $1) > 0`)
+      .join(' UNION ');
+    const rows = await pgRows<{ name: string }>(url, schema, union, [needle]);
+    return [...new Set(rows.map((row) => row.name))].sort();
   }
 
   const start = async () => {
@@ -203,6 +201,40 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     return { event, record };
   }
 
+  /**
+   * A teammate's record holding `text`, shared to the team server (Bob's token, as his
+   * collector pushes), which reaches Alice's prompt: her collector keeps a copy of it.
+   */
+  async function teammate(text: string, session: string) {
+    const { projectId } = projectIdentity(repo);
+    const record = {
+      record_id: newRecordId(),
+      namespace: `/actor/bob/project/${projectId}/`,
+      strategy: 'llm-summary',
+      title: `Payout signing key rotation ${text}`,
+      summary: `Bob rotates the payout signing key ${text} every quarter with the ops script.`,
+      facts: [],
+      concepts: [],
+      files_touched: [],
+      observation_type: 'decision',
+      source_event_ids: [newEventId()],
+      created_at: new Date().toISOString(),
+    };
+    const pushed = await fetch(`${teamUrl}/v1/team/records/${record.record_id}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${bobToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ project_id: projectId, revision: 1, record }),
+    });
+    expect(pushed.status).toBe(200);
+    hook(repo, session, {
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'how often is the payout signing key rotated?',
+    });
+    await waitFor("the teammate's record kept here", async () =>
+      filesHolding(home, text).length > 0 ? true : undefined,
+    );
+  }
+
   const onTeam = (needle: string) =>
     waitFor(`${needle} on the team server`, async () =>
       (await teamHolding(needle)).includes('memory_records') ? true : undefined,
@@ -258,13 +290,17 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     };
     server = await spawnCollector(serverEnv, serverPort);
     cleanups.push(async () => {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await server.stop();
     });
     const serverUrl = `http://127.0.0.1:${serverPort}`;
-    const added = cli(['team', 'add-member', 'alice'], serverEnv);
-    expect(added.code).toBe(0);
-    const token = added.stdout.trim().split('\n').at(-1)!;
+    const member = (name: string) => {
+      const added = cli(['team', 'add-member', name], serverEnv);
+      expect(added.code).toBe(0);
+      return added.stdout.trim().split('\n').at(-1)!;
+    };
+    const token = member('alice');
+    bobToken = member('bob');
+    teamUrl = serverUrl;
 
     // Alice's machine: a collector on SQLite, joined to the team, her repository shared.
     port = await freePort();
@@ -272,7 +308,13 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     delete env['KIRO_LEARN_STORAGE_URL'];
     writeFileSync(
       join(home, 'settings.json'),
-      JSON.stringify({ extraction: { mode: 'builtin' }, semantic: { enabled: false } }),
+      JSON.stringify({
+        extraction: { mode: 'builtin' },
+        semantic: { enabled: false },
+        // Room for the team search on a loaded machine.
+        retrieval: { budgetMs: 4000 },
+        team: { searchBudgetMs: 3000 },
+      }),
     );
     namespace = projectIdentity(repo, { env }).namespace;
     const joined = cli(['team', 'join', serverUrl, '--token', token], env);
@@ -356,8 +398,10 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     await nothingHolds(secret);
   }, 180_000);
 
-  it('--project: hooks, MCP, import, team share, backups, a gc file and the spool of a stopped collector', async () => {
+  it("--project: hooks, MCP, import, team share, a teammate's record, backups, a database set aside by restore, a gc file and the spool of a stopped collector", async () => {
     const secret = canary('project');
+    const theirs = canary('projectteammate');
+    await teammate(theirs, 'project-0');
     turn('project-1', secret);
     await save(secret);
     importing(secret, new Date().toISOString(), [
@@ -389,15 +433,20 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     const daily = join(home, 'backups', 'daily-20260101T030000Z.db');
     expect((await send(port, 'POST', '/v1/backup', { body: { path: daily } })).status).toBe(200);
     expect(cli(['backup'], env).code).toBe(0);
-    // The collector stops; the next prompt waits in the spool.
+    // The collector stops; a restore of the daily backup sets the database aside; the
+    // next prompt waits in the spool.
     await stop();
+    const restored = cli(['restore', daily], env);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
     hook(repo, 'project-2', {
       hook_event_name: 'UserPromptSubmit',
       prompt: `is ${secret} still in use?`,
     });
     const held = filesHolding(home, secret);
     for (const where of [
-      /^kiro-learn\.db/,
+      /^kiro-learn\.db$/,
+      /^kiro-learn\.db\.before-restore-/,
       /^backups\/daily-/,
       /^backups\/kiro-learn-/,
       /^gc\//,
@@ -410,6 +459,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     expect(forgot.stderr).toBe('');
     expect(forgot.code).toBe(0);
     expect(forgot.stdout).toContain('rewrote backups/daily-20260101T030000Z.db without it');
+    expect(forgot.stdout).toMatch(/rewrote kiro-learn\.db\.before-restore-\S+ without it/);
     expect(forgot.stdout).toMatch(
       /deleted gc\/\S+-question-only-records\.jsonl \(every record in it was forgotten\)/,
     );
@@ -417,10 +467,14 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     await start();
     await nothingHolds(secret, { team: false });
     expect(await teamHolding(keepTeam)).toEqual([]);
+    // The teammate's record stays theirs on the team server; no copy of it stays here.
+    expect(filesHolding(home, theirs)).toEqual([]);
   }, 240_000);
 
-  it('--all: hooks, MCP, import and team share', async () => {
+  it("--all: hooks, MCP, import, team share and a teammate's record", async () => {
     const secret = canary('all');
+    const theirs = canary('allteammate');
+    await teammate(theirs, 'all-0');
     turn('all-1', secret);
     await save(secret);
     importing(secret);
@@ -429,6 +483,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     expect(cli(['forget', '--all', '--yes'], env).code).toBe(0);
     expect(filesHolding(home, secret)).toEqual([]);
     expect(filesHolding(home, keepLocal)).toEqual([]);
+    expect(filesHolding(home, theirs)).toEqual([]);
     await offTeam(secret);
     expect(filesHolding(serverHome, secret)).toEqual([]);
   }, 180_000);

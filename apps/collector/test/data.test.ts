@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newEventId, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
@@ -31,17 +31,15 @@ function temp(): string {
 
 function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
   return {
-    record_id: newRecordId(),
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'Webhook signatures',
-    summary: 'Stripe webhook signatures need the raw body.',
-    facts: ['verify with the raw body'],
-    concepts: ['stripe'],
-    files_touched: ['src/webhooks.ts'],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
+    ...newRecord({
+      namespace: NS,
+      strategy: 'builtin',
+      title: 'Webhook signatures',
+      summary: 'Stripe webhook signatures need the raw body.',
+      facts: ['verify with the raw body'],
+      concepts: ['stripe'],
+      files_touched: ['src/webhooks.ts'],
+    }),
     ...overrides,
   };
 }

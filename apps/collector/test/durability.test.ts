@@ -1,43 +1,23 @@
 import { rmSync } from 'node:fs';
-import { Agent } from 'node:http';
-import { envFor, freePort, post, spawnCollector, tempHome } from '@kiro-learn/test-harness';
+import {
+  envFor,
+  flood as floodEvents,
+  freePort,
+  missing,
+  spawnCollector,
+  tempHome,
+} from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeEvent, send } from './helpers.js';
+import { makeEvent } from './helpers.js';
 
 let home: string | undefined;
 afterEach(() => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-/** Sends events from `clients` keep-alive clients until `stop()`; returns the acknowledged ids. */
-function flood(port: number, clients: number) {
-  const acked: string[] = [];
-  let running = true;
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const loops = Array.from({ length: clients }, async (_, i) => {
-    while (running) {
-      const event = makeEvent({ session_id: `client-${i}` });
-      const status = await post(agent, port, '/v1/events', event);
-      if (status === 200) acked.push(event.event_id);
-      else if (status === 0) return; // the collector is gone
-    }
-  });
-  return {
-    acked,
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      agent.destroy();
-    },
-  };
-}
-
-async function missing(port: number, ids: string[]): Promise<string[]> {
-  const gone: string[] = [];
-  for (const id of ids)
-    if ((await send(port, 'GET', `/v1/events/${id}`)).status !== 200) gone.push(id);
-  return gone;
-}
+/** Events from `clients` keep-alive clients, one session each, until `stop()`. */
+const flood = (port: number, clients: number) =>
+  floodEvents(port, clients, (client) => makeEvent({ session_id: `client-${client}` }));
 
 describe('durability', () => {
   it('keeps every acknowledged event when the collector is SIGKILLed mid-stream', async () => {
@@ -57,8 +37,7 @@ describe('durability', () => {
     try {
       expect(await missing(port, acked)).toEqual([]);
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 
@@ -78,8 +57,7 @@ describe('durability', () => {
     try {
       expect(await missing(port, [...load.acked])).toEqual([]);
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 });

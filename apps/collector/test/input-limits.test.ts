@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { LIMITS, newEventId, newRecordId } from '@kiro-learn/schema';
+import { LIMITS, newEventId, newRecord } from '@kiro-learn/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
 
@@ -27,20 +27,13 @@ function raw(bytes: string | Buffer): Promise<string> {
 }
 
 function record(overrides: Record<string, unknown> = {}) {
-  return {
-    record_id: newRecordId(),
+  const base = newRecord({
     namespace: NS,
     strategy: 'mcp_observation',
     title: 'Webhook retries',
     summary: 'Stripe retries webhooks for three days.',
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
-    ...overrides,
-  };
+  });
+  return { ...base, ...overrides };
 }
 
 describe('nesting depth', () => {

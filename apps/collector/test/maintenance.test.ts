@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeSettings } from '../src/config/settings.js';
@@ -140,17 +140,13 @@ describe('gc of question-only records left by earlier versions', () => {
     const r = await startCollector();
     cleanups.push(() => r.close());
     const record = (title: string, summary: string, extra: Partial<MemoryRecord> = {}) => ({
-      record_id: newRecordId(),
-      namespace: NS,
-      strategy: 'builtin',
-      title,
-      summary,
-      facts: [],
-      concepts: [],
-      files_touched: [],
-      observation_type: 'session_summary' as const,
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
+      ...newRecord({
+        namespace: NS,
+        strategy: 'builtin',
+        title,
+        summary,
+        observation_type: 'session_summary' as const,
+      }),
       ...extra,
     });
     const asked = [

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { buildNamespace, newRecord } from '@kiro-learn/schema';
 import { cliAsync as kiro } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
@@ -75,19 +75,12 @@ describe('team members', () => {
     const refused = await send(port, 'POST', '/v1/events', { body: event, headers: bearer(token) });
     expect(refused.status).toBe(403);
     expect(refused.json.error).toMatch(/team routes only/);
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace: buildNamespace('alice', 'payments-api'),
       strategy: 'mcp_observation',
       title: 'Stripe webhooks need the raw body',
       summary: 'express.json() broke signature verification.',
-      facts: [],
-      concepts: [],
-      files_touched: [],
-      observation_type: 'discovery',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     expect(
       (await send(port, 'POST', '/v1/memories', { body: record, headers: bearer(token) })).status,
     ).toBe(403);

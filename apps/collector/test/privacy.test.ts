@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type EventBody, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type EventBody, newRecord, newRecordId } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import { makeEvent, NS, send, startCollector } from './helpers.js';
 
@@ -57,8 +57,7 @@ describe('privacy', () => {
         200,
       );
     }
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace: NS,
       strategy: 'mcp_observation',
       title: 'Deploy key <private>my-diary-entry</private>',
@@ -67,9 +66,7 @@ describe('privacy', () => {
       concepts: ['ACME-998877'],
       files_touched: ['deploy.sh'],
       observation_type: 'decision',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     expect((await send(c.port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
     const patch = await send(c.port, 'PATCH', `/v1/memories/${record.record_id}`, {
       body: { summary: 'now with ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ12' },
@@ -155,19 +152,14 @@ describe('privacy', () => {
 
   it('stores a valid record whose fields scrubbing lengthens, cut to their limits', async () => {
     const c = await startCollector();
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace: NS,
       strategy: 'mcp_observation',
       title: `${'t'.repeat(179)} AKIAIOSFODNN7EXAMPLE`, // 200 characters; 205 once scrubbed
       summary: 'summary',
       facts: [`${'f'.repeat(475)} password=hunter2hunter2`],
-      concepts: [],
-      files_touched: [],
       observation_type: 'decision',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     const saved = await send(c.port, 'POST', '/v1/memories', { body: record });
     expect(saved.status).toBe(200);
     const stored = (await send(c.port, 'GET', `/v1/memories/${record.record_id}`)).json;

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { hashToken, newMemberToken } from '@kiro-learn/team';
 import { cli, envFor, freePort } from '@kiro-learn/test-harness';
@@ -52,17 +52,15 @@ async function start(file: SettingsFile = {}, load: EmbedderLoader = sharedLoade
 }
 
 const webhook = (overrides: Partial<MemoryRecord> = {}): MemoryRecord => ({
-  record_id: newRecordId(),
-  namespace: NS,
-  strategy: 'mcp_observation',
-  title: 'Stripe webhook signature verification fails',
-  summary: 'constructEvent threw because express.json() had parsed the body before it.',
-  facts: ['Mount express.raw on /webhooks/stripe'],
-  concepts: ['stripe', 'webhooks'],
-  files_touched: [],
-  observation_type: 'error',
-  source_event_ids: [newEventId()],
-  created_at: new Date().toISOString(),
+  ...newRecord({
+    namespace: NS,
+    strategy: 'mcp_observation',
+    title: 'Stripe webhook signature verification fails',
+    summary: 'constructEvent threw because express.json() had parsed the body before it.',
+    facts: ['Mount express.raw on /webhooks/stripe'],
+    concepts: ['stripe', 'webhooks'],
+    observation_type: 'error',
+  }),
   ...overrides,
 });
 const other = (title: string, summary: string) =>

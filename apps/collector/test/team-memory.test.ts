@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createScrubber, type Event, newEventId, newRecordId } from '@kiro-learn/schema';
+import { createScrubber, type Event, newEventId, newRecord, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { createTeamClient, startOutboxPusher } from '@kiro-learn/team';
@@ -480,19 +480,13 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     git('init', '-q', repo);
     git('-C', repo, 'remote', 'add', 'origin', 'git@github.com:acme/ledger.git');
     const namespace = projectIdentity(repo, { env: daveEnv }).namespace;
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace,
       strategy: 'mcp_observation',
       title: 'Ledger exports round half to even',
       summary: 'The ledger export rounds half to even, as the accountants asked.',
-      facts: [],
-      concepts: [],
-      files_touched: [],
       observation_type: 'decision' as const,
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     expect((await send(port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
 
     const joined = await kiro(['team', 'join', server.url, '--token', tokens['dave']!], daveEnv);
@@ -539,19 +533,14 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     await server.stop();
     const saved = [];
     for (const n of [1, 2, 3]) {
-      const record = {
-        record_id: newRecordId(),
+      const record = newRecord({
         namespace: projectIdentity(aliceRepo, { env: alice.env }).namespace,
         strategy: 'mcp_observation',
         title: `Refund job ${n} must be idempotent`,
         summary: `Refund batch ${n} ran twice after a retry; the job now checks refund ids first.`,
-        facts: [],
         concepts: ['refunds'],
-        files_touched: [],
         observation_type: 'decision' as const,
-        source_event_ids: [newEventId()],
-        created_at: new Date().toISOString(),
-      };
+      });
       expect((await send(alice.port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
       saved.push(record.record_id);
     }
@@ -716,19 +705,14 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     cleanups.push(() => storage.close());
     const namespace = '/actor/dave/project/billing-0123456789ab/';
     await storage.sharing.share(namespace, 'billing-0123456789ab');
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace,
       strategy: 'mcp_observation',
       title: 'Staging billing key',
       summary: 'Staging signs invoices with ACME-7731-SECRET; production has its own.',
       facts: ['The key ACME-7731-SECRET rotates monthly'],
-      concepts: [],
-      files_touched: [],
       observation_type: 'discovery' as const,
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     await storage.putRecord(record);
     const pusher = startOutboxPusher({
       storage,

@@ -2,7 +2,7 @@
 // pays no compilation inside its retrieval budget (bench/first-retrieval.ts measures that).
 // What a user would notice is anything it left behind: it stores and logs nothing.
 import { readdirSync } from 'node:fs';
-import { newEventId, newRecordId } from '@kiro-learn/schema';
+import { newRecord } from '@kiro-learn/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NS, type Running, send, startCollector } from './helpers.js';
 
@@ -14,8 +14,7 @@ afterAll(() => c.close());
 
 describe('the start-up warm-up', () => {
   it('stores nothing, logs no retrieval, and leaves the data dir as it was', async () => {
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace: NS,
       strategy: 'builtin',
       title: 'Why does the webhook test fail after the deploy',
@@ -24,9 +23,7 @@ describe('the start-up warm-up', () => {
       concepts: ['webhook'],
       files_touched: ['src/index.ts'],
       observation_type: 'error',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     expect((await send(c.port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
     const files = readdirSync(c.home).sort();
     await c.collector.warmUp();

@@ -1,6 +1,6 @@
 import { type Event, type MemoryRecord, newEventId } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
-import { createBuiltinExtractor } from '../src/index.js';
+import { createBuiltinExtractor, curateRecords } from '../src/index.js';
 
 const NAMESPACE = '/actor/dev/project/shop/';
 const PROJECT = '/home/dev/src/shop';
@@ -243,5 +243,38 @@ describe('records worth reading (built-in extractor)', () => {
     );
     expect(records[1]!.questions).toEqual(['why do the checkout requests time out at peak?']);
     expect(records[0]!.questions).toBeUndefined();
+  });
+  it('a turn the agent answers after a compaction stays one record (extracted in two batches)', async () => {
+    const first = [
+      prompt('do something requiring multiple tools in one turn'),
+      tool(
+        'Write',
+        {
+          file_path: `${PROJECT}/numbers.py`,
+          content: 'import random\nprint(random.randint(1, 9))\n',
+        },
+        { type: 'create', filePath: `${PROJECT}/numbers.py` },
+      ),
+      tool(
+        'Bash',
+        { command: 'python3 numbers.py' },
+        { stdout: '7', stderr: '', interrupted: false },
+      ),
+      // Claude Code stopped with nothing to say, compacted, then answered.
+      stop(''),
+    ];
+    const tail = [
+      event('note', { type: 'json', data: { hook: 'SessionStart', source: 'compact' } }),
+      stop(
+        'I wrote `numbers.py` and ran it.\n\n- It printed 7, a random number from 1 to 9\n- The script needs only the standard library',
+      ),
+    ];
+    const [part] = await extract(first);
+    const [rest] = await extract(tail, first);
+    expect(rest!.metadata?.turn_prompt_id).toBe(first[0]!.event_id);
+    const curated = curateRecords({ fresh: [rest!], existing: [part!] });
+    expect(curated.merged).toEqual([{ into: part!.record_id, from: rest!.record_id }]);
+    expect(curated.records).toHaveLength(1);
+    expect(curated.records[0]!.facts).toEqual(expect.arrayContaining(part!.facts));
   });
 });

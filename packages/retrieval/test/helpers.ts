@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterEach } from 'vitest';
 
@@ -19,21 +18,4 @@ export async function openTemp(): Promise<SqliteStorage> {
   return storage;
 }
 
-export const NS = '/actor/alice/project/payments-api/';
-
-export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    record_id: newRecordId(),
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'A memory',
-    summary: 'Something that happened.',
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
-    ...overrides,
-  };
-}
+export { NS, record } from '@kiro-learn/test-harness/records';

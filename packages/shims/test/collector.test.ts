@@ -12,8 +12,9 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEventId, newRecordId } from '@kiro-learn/schema';
+import { newRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { outputOf } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { spoolStatus } from '../src/spool.js';
@@ -72,15 +73,7 @@ function hook(
     env: env(),
   });
   child.stdin.end(JSON.stringify({ session_id: 'sess-1', cwd: project, ...payload }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 async function storedEvents(): Promise<{ event_id: string; kind: string }[]> {
@@ -111,8 +104,7 @@ afterAll(stopCollector);
 
 describe('shim and collector', () => {
   it('prints the context the collector returned for a prompt, and nothing else', async () => {
-    const record = {
-      record_id: newRecordId(),
+    const record = newRecord({
       namespace: namespace(),
       strategy: 'builtin',
       title: 'Stripe webhooks need the raw request body',
@@ -120,10 +112,7 @@ describe('shim and collector', () => {
       facts: ['Use express.raw({ type: "application/json" }) on the webhook route'],
       concepts: ['stripe', 'webhook'],
       files_touched: ['src/webhooks/stripe.ts'],
-      observation_type: 'discovery',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     const saved = await fetch(url('/v1/memories'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -151,19 +140,16 @@ describe('shim and collector', () => {
     const saved = await fetch(url('/v1/memories'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        record_id: newRecordId(),
-        namespace: namespace(),
-        strategy: 'builtin',
-        title: 'Rate limits are keyed on the API key',
-        summary: 'express-rate-limit on POST /payments uses the API key header as its key.',
-        facts: [],
-        concepts: ['rate-limit'],
-        files_touched: [],
-        observation_type: 'decision',
-        source_event_ids: [newEventId()],
-        created_at: new Date().toISOString(),
-      }),
+      body: JSON.stringify(
+        newRecord({
+          namespace: namespace(),
+          strategy: 'builtin',
+          title: 'Rate limits are keyed on the API key',
+          summary: 'express-rate-limit on POST /payments uses the API key header as its key.',
+          concepts: ['rate-limit'],
+          observation_type: 'decision',
+        }),
+      ),
     });
     expect(saved.status).toBe(200);
     for (const [script, hookEventName] of [
@@ -189,19 +175,14 @@ describe('shim and collector', () => {
   });
 
   it("prints the project's latest turn summary at session start", async () => {
-    const summary = {
-      record_id: newRecordId(),
+    const summary = newRecord({
       namespace: namespace(),
       strategy: 'builtin',
       title: 'Users table moved to uuid primary keys',
       summary: 'Migration 0007 switched users.id to UUID; next: backfill the audit log.',
-      facts: [],
-      concepts: [],
       files_touched: ['migrations/0007_users_uuid.sql'],
       observation_type: 'session_summary',
-      source_event_ids: [newEventId()],
-      created_at: new Date().toISOString(),
-    };
+    });
     const saved = await fetch(url('/v1/memories'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { outputOf } from '@kiro-learn/test-harness';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { writePauseState } from '../src/paused.js';
@@ -42,31 +43,22 @@ function setup() {
     KIRO_LEARN_ACTOR: 'dev',
   };
   mkdirSync(env.KIRO_LEARN_HOME, { recursive: true });
-  const hook = (cwd: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.cjs')], {
-        cwd: base,
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c) => {
-        stdout += c;
-      });
-      child.stderr.on('data', (c) => {
-        stderr += c;
-      });
-      child.stdin.end(
-        JSON.stringify({
-          hook_event_name: 'UserPromptSubmit',
-          session_id: 's1',
-          cwd,
-          prompt: 'why does the webhook test fail?',
-        }),
-      );
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const hook = (cwd: string) => {
+    const child = spawn(process.execPath, [join(defaultBundleDir(), 'claude-code.cjs')], {
+      cwd: base,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(
+      JSON.stringify({
+        hook_event_name: 'UserPromptSubmit',
+        session_id: 's1',
+        cwd,
+        prompt: 'why does the webhook test fail?',
+      }),
+    );
+    return outputOf(child);
+  };
   const spooled = () => {
     const file = join(env.KIRO_LEARN_HOME, 'spool', 'pending.jsonl');
     return existsSync(file)

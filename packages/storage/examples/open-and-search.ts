@@ -1,23 +1,21 @@
 // Opens a kiro-learn database directly (no collector) and searches one project's memory.
-import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { buildNamespace, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 
 const storage = await openSqliteStorage({ path: '/tmp/kiro-learn-example/kiro-learn.db' });
 const namespace = buildNamespace('alice', 'payments-api');
 
-await storage.putRecord({
-  record_id: newRecordId(),
-  namespace,
-  strategy: 'example',
-  title: 'Stripe webhooks need the raw request body',
-  summary: 'express.json() re-serialized the body, so signature verification failed.',
-  facts: ['Use express.raw({ type: "application/json" }) on the webhook route'],
-  concepts: ['stripe', 'webhooks'],
-  files_touched: ['src/webhooks/stripe.ts'],
-  observation_type: 'discovery',
-  source_event_ids: [newEventId()],
-  created_at: new Date().toISOString(),
-});
+await storage.putRecord(
+  newRecord({
+    namespace,
+    strategy: 'example',
+    title: 'Stripe webhooks need the raw request body',
+    summary: 'express.json() re-serialized the body, so signature verification failed.',
+    facts: ['Use express.raw({ type: "application/json" }) on the webhook route'],
+    concepts: ['stripe', 'webhooks'],
+    files_touched: ['src/webhooks/stripe.ts'],
+  }),
+);
 
 const hits = await storage.searchRecords({
   namespace,

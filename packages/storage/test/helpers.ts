@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
+import { type Event, newEventId } from '@kiro-learn/schema';
+import { NS } from '@kiro-learn/test-harness/records';
 import { afterEach } from 'vitest';
 import { openSqliteStorage, type SqliteStorage } from '../src/index.js';
 
@@ -27,7 +28,7 @@ export async function openTemp(): Promise<SqliteStorage> {
   return storage;
 }
 
-export const NS = '/actor/alice/project/payments-api/';
+export { NS, record } from '@kiro-learn/test-harness/records';
 
 export function event(overrides: Partial<Event> = {}): Event {
   return {
@@ -40,23 +41,6 @@ export function event(overrides: Partial<Event> = {}): Event {
     body: { type: 'text', content: 'why does the webhook test fail?' },
     valid_time: new Date().toISOString(),
     source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
-    ...overrides,
-  };
-}
-
-export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    record_id: newRecordId(),
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'A memory',
-    summary: 'Something that happened.',
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
     ...overrides,
   };
 }

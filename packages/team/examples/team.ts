@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
-import { createScrubber, newEventId, newRecordId } from '@kiro-learn/schema';
+import { createScrubber, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import {
   createTeamClient,
@@ -66,8 +66,7 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 try {
   const client = createTeamClient({ url, token });
   console.log(await client.whoami()); // { team: 'core', member: 'alice', role: 'member', … }
-  const record = {
-    record_id: newRecordId(),
+  const record = newRecord({
     namespace: '/actor/alice/project/payments-api/',
     strategy: 'example',
     title: 'Stripe webhooks need the raw body',
@@ -76,9 +75,7 @@ try {
     concepts: ['stripe', 'webhooks'],
     files_touched: ['src/webhooks/stripe.ts'],
     observation_type: 'discovery' as const,
-    source_event_ids: [newEventId()],
-    created_at: new Date().toISOString(),
-  };
+  });
   console.log(await client.putRecord('github.com-acme-payments-api', 1, record)); // stored
   for (const hit of await client.search('github.com-acme-payments-api', 'stripe signature', 5)) {
     console.log(hit.author, hit.record.title);

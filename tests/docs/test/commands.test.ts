@@ -19,9 +19,9 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands, skipReason } from './blocks.js';
 import { pages, repoRoot } from './docs.js';
@@ -44,17 +44,6 @@ interface Ran {
   status: number | null;
   stdout: string;
   stderr: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function bash(box: Sandbox, text: string): Promise<Ran> {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
-import { newEventId, newRecordId } from '@kiro-learn/schema';
+import { newRecord } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, kiroLearn, makeWorld, repoRoot, type World } from './harness.js';
@@ -136,19 +136,16 @@ beforeAll(async () => {
     const saved = await fetch(`${world.baseUrl}/v1/memories`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        record_id: newRecordId(),
-        namespace,
-        strategy: 'builtin',
-        title,
-        summary,
-        facts: [],
-        concepts: [],
-        files_touched: [],
-        observation_type: type,
-        source_event_ids: [newEventId()],
-        created_at: now,
-      }),
+      body: JSON.stringify(
+        newRecord({
+          namespace,
+          strategy: 'builtin',
+          title,
+          summary,
+          observation_type: type,
+          created_at: now,
+        }),
+      ),
     });
     expect(saved.status).toBe(200);
   }

@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@kiro-learn/test-harness';
+
+export { freePort };
 
 export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
 export const CLI = join(repoRoot, 'apps/collector/dist/cli.js');
@@ -18,17 +20,6 @@ export function fixture(surface: string, name: string, project: string): Record<
     string,
     unknown
   >;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 }
 
 /** A user's world: a data dir, a git repository to work in, and the collector's address. */

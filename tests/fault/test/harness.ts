@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import {
-  post,
   envFor as sharedEnvFor,
+  flood as sharedFlood,
   tempHome as sharedTempHome,
-  sleep,
 } from '@kiro-learn/test-harness';
 
 export {
@@ -15,6 +13,7 @@ export {
   cliAsync as kiroLearnAsync,
   freePort,
   healthy,
+  missing,
   post,
   removeHomes,
   repoRoot,
@@ -51,65 +50,13 @@ export function makeEvent(overrides: Partial<Event> = {}): Event {
   };
 }
 
-/** Sends events from `clients` keep-alive clients until `stop()`; collects the acknowledged ids. */
-export function flood(
+/** Floods the collector with fault-namespace events (or `event`'s) from `clients` clients. */
+export const flood = (
   port: number,
   clients: number,
   event: () => Event = () => makeEvent(),
   path = '/v1/events',
-) {
-  const acked: string[] = [];
-  let running = true;
-  const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const loops = Array.from({ length: clients }, async () => {
-    while (running) {
-      const e = event();
-      const status = await post(agent, port, path, e);
-      if (status === 200) acked.push(e.event_id);
-      else if (status === 0) await sleep(20); // the collector is gone or going
-    }
-  });
-  return {
-    acked,
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-      agent.destroy();
-    },
-  };
-}
-
-/** The ids among `ids` the collector at `port` does not have. */
-export async function missing(port: number, ids: readonly string[]): Promise<string[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const gone: string[] = [];
-  for (let i = 0; i < ids.length; i += 8) {
-    await Promise.all(
-      ids.slice(i, i + 8).map(
-        (id) =>
-          new Promise<void>((done) => {
-            const req = request(
-              { host: '127.0.0.1', port, path: `/v1/events/${id}`, agent },
-              (res) => {
-                res.resume();
-                res.on('end', () => {
-                  if (res.statusCode !== 200) gone.push(id);
-                  done();
-                });
-              },
-            );
-            req.on('error', () => {
-              gone.push(id);
-              done();
-            });
-            req.end();
-          }),
-      ),
-    );
-  }
-  agent.destroy();
-  return gone;
-}
+) => sharedFlood(port, clients, event, path);
 
 /** Resident memory of a process in MiB (Linux /proc). */
 export function rssMiB(pid: number): number {

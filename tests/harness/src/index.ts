@@ -2,11 +2,12 @@
  * @kiro-learn/test-harness: what tests and benchmarks need to run kiro-learn as users run
  * it, in child processes: the built CLI (turbo builds it before any test), fresh data dirs,
  * free ports, `kiro-learn start --foreground` waited on until it answers, and JSON posts
- * that report a dropped connection as status 0 instead of throwing.
+ * that report a dropped connection as status 0 instead of throwing; load for durability
+ * tests (flood) and the check that nothing acknowledged was lost (missing).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Agent, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -70,6 +71,8 @@ export interface CollectorChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Everything it printed, stdout and stderr. */
   output(): string;
+  /** Sends SIGTERM and waits for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -102,7 +105,11 @@ export async function spawnCollector(
     if (await healthy(port)) break;
     await sleep(50);
   }
-  return { child, pid: child.pid!, exited, output: () => output };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { child, pid: child.pid!, exited, output: () => output, stop };
 }
 
 /** Whether a collector answers /healthz on `port` within 2 s. */
@@ -157,14 +164,91 @@ export function cliAsync(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return outputOf(
+    spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+}
+
+/** What a child printed, and its exit code, once it closed (a hook, a CLI run). */
+export function outputOf(
+  child: ChildProcess,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => {
+  child.stdout?.on('data', (d) => {
     stdout += d;
   });
-  child.stderr.on('data', (d) => {
+  child.stderr?.on('data', (d) => {
     stderr += d;
   });
   return new Promise((done) => child.once('close', (code) => done({ code, stdout, stderr })));
+}
+
+/** What flood posts: anything with an `event_id` (an Event, usually). */
+export interface Posted {
+  event_id: string;
+}
+
+/**
+ * Sends events from `clients` keep-alive clients until `stop()`; collects the acknowledged
+ * ids. `event(client)` makes each one (the client's number, 0-based, for per-client
+ * sessions). A client whose connection fails waits 20 ms and tries again.
+ */
+export function flood(
+  port: number,
+  clients: number,
+  event: (client: number) => Posted,
+  path = '/v1/events',
+) {
+  const acked: string[] = [];
+  let running = true;
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const loops = Array.from({ length: clients }, async (_, client) => {
+    while (running) {
+      const e = event(client);
+      const status = await post(agent, port, path, e);
+      if (status === 200) acked.push(e.event_id);
+      else if (status === 0) await sleep(20); // the collector is gone or going
+    }
+  });
+  return {
+    acked,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+    },
+  };
+}
+
+/** The ids among `ids` the collector at `port` does not have. */
+export async function missing(port: number, ids: readonly string[]): Promise<string[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const gone: string[] = [];
+  for (let i = 0; i < ids.length; i += 8) {
+    await Promise.all(
+      ids.slice(i, i + 8).map(
+        (id) =>
+          new Promise<void>((done) => {
+            const req = request(
+              { host: '127.0.0.1', port, path: `/v1/events/${id}`, agent },
+              (res) => {
+                res.resume();
+                res.on('end', () => {
+                  if (res.statusCode !== 200) gone.push(id);
+                  done();
+                });
+              },
+            );
+            req.on('error', () => {
+              gone.push(id);
+              done();
+            });
+            req.end();
+          }),
+      ),
+    );
+  }
+  agent.destroy();
+  return gone;
 }

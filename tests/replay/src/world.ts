@@ -6,10 +6,12 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort, outputOf } from '@kiro-learn/test-harness';
 import type { HookEvent } from './transcript.ts';
+
+export { freePort };
 
 export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
 /** The built CLI (`./pnpmw --filter kiro-learn build`, or any test run, builds it). */
@@ -42,17 +44,6 @@ export interface World {
   settle(timeoutMs?: number): Promise<void>;
   get<T>(path: string): Promise<T>;
   close(): void;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 }
 
 interface SettingsHooks {
@@ -112,7 +103,11 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   }
 
   const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(baseUrl + path);
+    // A kept-alive connection the collector closed as it was reused fails the fetch
+    // ("other side closed"): a read is asked again, once, on a fresh connection.
+    const res = await fetch(baseUrl + path).catch(() =>
+      fetch(baseUrl + path, { headers: { connection: 'close' } }),
+    );
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
@@ -129,20 +124,11 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       const commands = entry?.commands.get(event) ?? [];
       let last: HookResult = { code: 0, stdout: '', stderr: '' };
       for (const command of commands) {
-        last = await new Promise<HookResult>((done) => {
-          const child = spawn('sh', ['-c', command], { cwd: project, env });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (chunk) => {
-            stdout += chunk;
-          });
-          child.stderr.on('data', (chunk) => {
-            stderr += chunk;
-          });
-          child.on('close', (code) => done({ code, stdout, stderr }));
-          child.stdin.on('error', () => undefined);
-          child.stdin.end(JSON.stringify(payload));
-        });
+        const child = spawn('sh', ['-c', command], { cwd: project, env });
+        const output = outputOf(child);
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(JSON.stringify(payload));
+        last = await output;
       }
       return last;
     },

@@ -1,10 +1,12 @@
 import { isFileLocked } from '@kiro-learn/storage/lock';
-import { cliAddress, probe, sleep } from '../lifecycle/client.js';
+import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
 import { daemonFiles, processAlive, readPidFile, removePidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
 const STOP_TIMEOUT_MS = 20_000;
+/** How long a running collector gets to answer /healthz, and a killed one to let go. */
+const PATIENCE_MS = 5_000;
 
 export const stop: Command = {
   name: 'stop',
@@ -28,8 +30,12 @@ not stopped after ${STOP_TIMEOUT_MS / 1000} s. Saying "not running" is not an er
 export async function stopCollector(io: CommandIO): Promise<boolean> {
   const address = cliAddress(io.env);
   const files = daemonFiles(address.home);
-  const health = await probe(address);
   const locked = isFileLocked(files.lock);
+  // A collector busy on a loaded machine may take seconds to answer: given a few, it is
+  // asked to stop gracefully (SIGTERM) rather than waited for and killed.
+  const health = locked
+    ? await probeRunning(address, files.lock, PATIENCE_MS)
+    : await probe(address);
   const recorded = readPidFile(files.pid);
   if (!locked) {
     // No live collector of this data dir: a PID file left is a crashed one's (its pid may be
@@ -66,6 +72,9 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
   while (running() && Date.now() < deadline) await sleep(50);
   if (running()) {
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    // Gone only once its lock is free: a start right after must not find it "running".
+    const killed = Date.now() + PATIENCE_MS;
+    while (running() && Date.now() < killed) await sleep(50);
     line(
       io.stdout,
       `kiro-learn collector (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; killed it`,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildNamespace, newEventId, newRecordId } from '@kiro-learn/schema';
+import { buildNamespace, newRecord, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewerApp } from './app.js';
@@ -14,19 +14,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kiro-learn-viewer-app-'));
   storage = await openSqliteStorage({ path: join(dir, 'db.sqlite') });
   for (const day of ['2026-11-20', '2026-11-21', '2026-11-22']) {
-    await storage.putRecord({
-      record_id: newRecordId(),
-      namespace: NS,
-      strategy: 'builtin',
-      title: `Work of ${day}`,
-      summary: 'A day of work.',
-      facts: [],
-      concepts: [],
-      files_touched: [],
-      observation_type: 'discovery',
-      source_event_ids: [newEventId()],
-      created_at: `${day}T18:00:00.000Z`,
-    });
+    await storage.putRecord(
+      newRecord({
+        namespace: NS,
+        strategy: 'builtin',
+        title: `Work of ${day}`,
+        summary: 'A day of work.',
+        created_at: `${day}T18:00:00.000Z`,
+      }),
+    );
   }
 });
 
@@ -68,19 +64,14 @@ describe('viewerApp', () => {
   });
 
   it("names who shared a team server's records, and no one for other records", async () => {
-    const shared = {
-      record_id: newRecordId(),
+    const shared = newRecord({
       namespace: '/actor/team:payments/project/github.com-acme-shop/',
       strategy: 'llm-summary',
       title: 'Refunds go through the ledger queue',
       summary: 'Never refund from the web handler.',
-      facts: [],
-      concepts: [],
-      files_touched: [],
       observation_type: 'decision' as const,
-      source_event_ids: [newEventId()],
       created_at: '2026-11-22T09:00:00.000Z',
-    };
+    });
     await storage.putTeamRecord({
       record: shared,
       team: 'payments',

@@ -33,6 +33,9 @@ export function createBuiltinExtractor(): Extractor {
               }),
           questions: context.questions,
           ...(context.previousRequest ? { previousRequest: context.previousRequest } : {}),
+          ...(!turn.prompt && context.previousRequestEventId
+            ? { previousRequestEventId: context.previousRequestEventId }
+            : {}),
         });
         if (turn.prompt) {
           delete context.request;
@@ -93,6 +96,7 @@ function sessionContexts(preceding: readonly Event[]): Map<string, SessionContex
 
 /** A turn's informative request becomes the one the next `ok do it` is about. */
 function remember(context: SessionContext, turn: Turn): void {
+  if (turn.prompt) context.previousRequestEventId = turn.prompt.event_id;
   const request = requestOf(turn);
   if (request !== undefined && !isInformationFree(request)) context.previousRequest = request;
 }

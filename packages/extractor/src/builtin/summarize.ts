@@ -340,6 +340,12 @@ export interface TurnContext {
    * own (`ok do it`, `continue`) is about.
    */
   previousRequest?: string;
+  /**
+   * The prompt event of the session's turn before this one. A turn with no prompt of its own
+   * continues it (the agent's answer after a compaction, an empty stop before it): one turn,
+   * so its record is a part of that turn's record.
+   */
+  previousRequestEventId?: string;
 }
 
 /** What one turn yields: its records, or the question it only asked (carried to the next turn). */
@@ -401,7 +407,7 @@ export function summarizeTurn(turn: Turn, context: TurnContext = {}): TurnRecord
   );
   const runs = runLines(tools, inErrors);
   const promptId = turn.prompt?.event_id;
-  const turnId = promptId ?? context.requestEventId;
+  const turnId = promptId ?? context.requestEventId ?? context.previousRequestEventId;
 
   const others = [
     ...new Set(

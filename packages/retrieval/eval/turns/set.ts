@@ -1,4 +1,4 @@
-import type { ObservationType } from '@kiro-learn/schema';
+import { type LabelledPrompt, type LabelledRecord, readData } from '../labelled.ts';
 
 /**
  * The turns set: multi-turn conversations with a coding agent (and two with a personal
@@ -12,6 +12,11 @@ import type { ObservationType } from '@kiro-learn/schema';
  * it in the same session as `questions` (the field retrieval indexes below the record's own
  * text), as the built-in extractor does; a turn with a request and no reply makes no record,
  * and its request goes to the next turn's `questions` (see "What gets stored").
+ *
+ * Each project is a data file, `<project>.json`: what it is (`about`), its `sessions` (the
+ * turns prompts ask about), `more` sessions (turns no prompt asks about, on the same
+ * subjects: the look-alikes a ranker must see past, and the short turns every real session
+ * has, "run the tests", "commit it"), and its prompts as rows (TurnsPromptRow).
  */
 
 /** The conversations' projects, one namespace each. */
@@ -66,26 +71,16 @@ export interface Session {
   turns: Turn[];
 }
 
-export interface TurnsRecord {
-  key: string;
+export interface TurnsRecord extends LabelledRecord {
   project: TurnsProject;
-  type: ObservationType;
-  title: string;
-  summary: string;
-  facts: string[];
-  concepts: string[];
-  files: string[];
-  daysAgo: number;
   questions: string[];
   /** Session the turn belongs to (the eval's current-session rules read it). */
   session: string;
 }
 
-export interface TurnsPrompt {
+export interface TurnsPrompt extends LabelledPrompt {
   project: TurnsProject;
   tags: TurnsTag[];
-  prompt: string;
-  relevant: string[];
 }
 
 function firstSentence(text: string, max = 120): string {
@@ -139,4 +134,24 @@ export type TurnsPromptRow = [TurnsTag[], string, string[]];
 
 export function prompts(project: TurnsProject, rows: TurnsPromptRow[]): TurnsPrompt[] {
   return rows.map(([tags, prompt, relevant]) => ({ project, tags, prompt, relevant }));
+}
+
+/** One project's file (`<project>.json`). */
+interface ProjectFile {
+  about: string;
+  sessions: Session[];
+  more: Session[];
+  prompts: TurnsPromptRow[];
+}
+
+/** A project's records (its `more` sessions' first) and prompts, read from its data file. */
+export function loadProject(project: TurnsProject): {
+  records: TurnsRecord[];
+  prompts: TurnsPrompt[];
+} {
+  const file = readData<ProjectFile>(import.meta.url, project);
+  return {
+    records: sessions(project, [...file.more, ...file.sessions]),
+    prompts: prompts(project, file.prompts),
+  };
 }

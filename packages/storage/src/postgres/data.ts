@@ -2,6 +2,7 @@ import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
 import type { DataStore, ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { teamCopiesScope } from '../team-copies.js';
 import type { PgContext } from './context.js';
 import { pgRecordFromRow } from './rows.js';
 import type { PgRecordRow } from './tables.js';
@@ -15,6 +16,8 @@ interface Plan {
   pending?: Where;
   retrievals?: Where;
   extractions?: Where;
+  /** Kept copies of teammates' records (team_record_copies). */
+  copies?: Where;
 }
 
 const all = sql`TRUE`;
@@ -30,6 +33,23 @@ const madeFrom = (events: Where): Where =>
 
 /** The same scopes as the SQLite backend (see sqlite/forget.ts). */
 function planScope(scope: ForgetScope): Plan {
+  const copies = teamCopiesScope(scope);
+  const plan = planOwn(scope);
+  if (copies) {
+    plan.copies = copies
+      .map((c) =>
+        c.column === 'all'
+          ? all
+          : c.op === '='
+            ? sql`${sql.ref(c.column)} = ${c.value}`
+            : sql`${sql.ref(c.column)} < ${c.value}`,
+      )
+      .reduce((a, b) => and(a, b));
+  }
+  return plan;
+}
+
+function planOwn(scope: ForgetScope): Plan {
   if ('all' in scope) {
     return { records: all, events: all, pending: all, retrievals: all, extractions: all };
   }
@@ -85,6 +105,7 @@ function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
   if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
   if (plan.events) out.push(['events', 'events', plan.events]);
+  if (plan.copies) out.push(['records', 'team_record_copies', plan.copies]);
   return out;
 }
 

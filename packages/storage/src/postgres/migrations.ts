@@ -538,6 +538,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
     ],
   },
+  {
+    // A GIN index keeps new entries in a pending list (up to 4 MB by default) that every
+    // search reads in full, for each term: with most records' questions empty, that list
+    // grew to ~350 pages of empty items and a rare term's count took 6 ms instead of 0.2.
+    // A small list is merged into the index by the insert that fills it.
+    name: '0013_small_gin_pending_lists',
+    statements: [
+      'ALTER INDEX memory_records_search SET (gin_pending_list_limit = 64)',
+      'ALTER INDEX memory_records_questions_search SET (gin_pending_list_limit = 64)',
+      "SELECT gin_clean_pending_list('memory_records_search'::regclass)",
+      "SELECT gin_clean_pending_list('memory_records_questions_search'::regclass)",
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

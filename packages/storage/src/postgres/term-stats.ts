@@ -98,6 +98,9 @@ export function pgTermStats(ctx: PgContext, options: { minRecords: number }): Pg
         await sql`SET LOCAL statement_timeout = '5min'`.execute(trx);
         await sql`ANALYZE memory_records`.execute(trx);
         await sql`SELECT gin_clean_pending_list('memory_records_search'::regclass)`.execute(trx);
+        await sql`SELECT gin_clean_pending_list('memory_records_questions_search'::regclass)`.execute(
+          trx,
+        );
         return true;
       })
       .then((done) => {

@@ -65,6 +65,24 @@ describe('forgetInCopy', () => {
     }
   });
 
+  it('rewrites a copy made before team memory (no kept copies of teammates’ records), not deletes it', async () => {
+    const secret = `zq${newEventId().toLowerCase()}`;
+    const { copy } = await backedUp(secret);
+    const older = new Database(copy);
+    older.exec('DROP TABLE team_record_copies');
+    older.close();
+    for (const scope of [{ namespace: NS }, { all: true as const }]) {
+      await expect(forgetInCopy(copy, { scopes: [scope], dryRun: true })).resolves.toMatchObject({
+        rewritten: false,
+      });
+    }
+    await expect(forgetInCopy(copy, { scopes: [{ namespace: NS }] })).resolves.toMatchObject({
+      counts: { events: 1, records: 1 },
+      rewritten: true,
+    });
+    expect(has(copy, secret)).toBe(false);
+  });
+
   it("widens a project scope to the copy's other namespaces that name the directory", async () => {
     const secret = `zq${newEventId().toLowerCase()}`;
     const { copy } = await backedUp(secret, '/src/app');

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
+import { teamCopiesScope } from '../team-copies.js';
 
 /** A WHERE clause and its parameters. */
 interface Where {
@@ -14,6 +15,8 @@ interface Plan {
   pending?: Where;
   retrievals?: Where;
   extractions?: Where;
+  /** Kept copies of teammates' records (team_record_copies). */
+  copies?: Where;
 }
 
 const where = (sql: string, ...params: unknown[]): Where => ({ sql, params });
@@ -27,6 +30,18 @@ const inNamespace = (namespace: string | undefined, column = 'namespace') =>
  * them (they repeat the events' text); `record` forgets one record alone.
  */
 function planScope(scope: ForgetScope): Plan {
+  const copies = teamCopiesScope(scope);
+  const plan = planOwn(scope);
+  if (copies) {
+    plan.copies = {
+      sql: copies.map((c) => (c.column === 'all' ? '1' : `${c.column} ${c.op} ?`)).join(' AND '),
+      params: copies.flatMap((c) => (c.column === 'all' ? [] : [c.value])),
+    };
+  }
+  return plan;
+}
+
+function planOwn(scope: ForgetScope): Plan {
   if ('all' in scope) {
     const all = where('1');
     return { records: all, events: all, pending: all, retrievals: all, extractions: all };
@@ -97,7 +112,24 @@ function statements(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
   if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
   if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
   if (plan.events) out.push(['events', 'events', plan.events]);
+  if (plan.copies) out.push(['records', 'team_record_copies', plan.copies]);
   return out;
+}
+
+/**
+ * The statements whose table the database has: a backup made before team memory (0008)
+ * has no kept copies of teammates' records, and is still rewritten, not deleted.
+ */
+function present(
+  sqlite: Database.Database,
+  steps: Array<[keyof ForgetCounts, string, Where]>,
+): Array<[keyof ForgetCounts, string, Where]> {
+  const copies = steps.some(([, table]) => table === 'team_record_copies');
+  if (!copies) return steps;
+  const has = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_record_copies'")
+    .get();
+  return has ? steps : steps.filter(([, table]) => table !== 'team_record_copies');
 }
 
 const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
@@ -109,7 +141,7 @@ export function countScope(sqlite: Database.Database, scope: ForgetScope): Forge
 
 function countPlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
   const counts = zero();
-  for (const [key, table, w] of statements(plan)) {
+  for (const [key, table, w] of present(sqlite, statements(plan))) {
     counts[key] += Number(
       sqlite
         .prepare(`SELECT count(*) FROM ${table} WHERE ${w.sql}`)
@@ -127,7 +159,7 @@ export function deleteScope(sqlite: Database.Database, scope: ForgetScope): Forg
 
 function deletePlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
   const counts = zero();
-  for (const [key, table, w] of statements(plan)) {
+  for (const [key, table, w] of present(sqlite, statements(plan))) {
     counts[key] += sqlite.prepare(`DELETE FROM ${table} WHERE ${w.sql}`).run(...w.params).changes;
   }
   if (counts.records > 0) sweepRecordTables(sqlite);

@@ -158,6 +158,39 @@ export function searchConformance({ open }: BackendFactory): void {
       }
     });
 
+    it("a project holding most records finds its own, however far other projects' outrank them", async () => {
+      const storage = await open();
+      const other = '/actor/alice/project/other/';
+      // 100 records here (5 about the ledger, in their summary), 50 in another project
+      // (25 with the ledger in their title: every one of them outranks every one here).
+      for (let i = 0; i < 100; i++) {
+        await storage.putRecord(
+          record(
+            i < 5
+              ? { title: `Export note ${i}`, summary: 'The ledger export quotes CSV cells.' }
+              : { title: `Filler note ${i}`, summary: 'Nothing to see.' },
+          ),
+        );
+      }
+      for (let i = 0; i < 50; i++) {
+        await storage.putRecord(
+          record({
+            namespace: other,
+            title: i < 25 ? `Ledger rounding ${i}` : `Other filler ${i}`,
+            summary: 'Elsewhere.',
+          }),
+        );
+      }
+      for (const limit of [1, 5, 10]) {
+        const hits = await storage.searchRecords({ namespace: NS, query: 'ledger', limit });
+        expect(hits.map((h) => h.record.namespace)).toEqual(Array(Math.min(limit, 5)).fill(NS));
+        expect(hits.every((h) => h.record.summary.includes('ledger'))).toBe(true);
+      }
+      const there = await storage.searchRecords({ namespace: other, query: 'ledger', limit: 30 });
+      expect(there).toHaveLength(25);
+      expect(there.every((h) => h.record.namespace === other)).toBe(true);
+    });
+
     it('filters by observation type and file', async () => {
       const storage = await open();
       await storage.putRecord(

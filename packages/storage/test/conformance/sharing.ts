@@ -1,3 +1,4 @@
+import { parseNamespace } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import type { StorageBackend } from '../../src/index.js';
 import { event, NS, record } from '../helpers.js';
@@ -150,6 +151,48 @@ export function sharingConformance({ open, reopen }: BackendFactory): void {
       ]);
       // A team copy is not a local record: it is neither searched nor pushed.
       expect(await storage.getRecord(theirs.record_id)).toBeUndefined();
+    });
+
+    it("forget takes the kept copies of teammates' records: by record, project, time and all", async () => {
+      const storage = await open();
+      const project = parseNamespace(NS)!.projectId;
+      const copy = (projectId: string) => ({
+        record: record({ namespace: `/actor/bob/project/${projectId}/` }),
+        author: 'bob',
+        projectId,
+      });
+      const [one, two, three, elsewhere] = [
+        copy(project),
+        copy(project),
+        copy(project),
+        copy('side-project'),
+      ];
+      await storage.sharing.rememberTeamRecords([one!, two!, three!, elsewhere!]);
+      const kept = async () =>
+        (
+          await storage.sharing.teamRecords(
+            [one, two, three, elsewhere].map((c) => c!.record.record_id),
+          )
+        ).map((c) => c.record.record_id);
+
+      expect(await storage.countForget({ record: one!.record.record_id })).toMatchObject({
+        records: 1,
+      });
+      await storage.forget({ record: one!.record.record_id });
+      expect(await kept()).not.toContain(one!.record.record_id);
+      // Events and sessions are this machine's own: no copy is made from them.
+      await storage.forget({ session: 'sess-1' });
+      expect(await kept()).toHaveLength(3);
+      // A time before they were seen here takes none; one after takes those of the project.
+      await storage.forget({ before: '2001-01-01', namespace: NS });
+      expect(await kept()).toHaveLength(3);
+      await storage.forget({ before: '2999-01-01', namespace: NS });
+      expect(await kept()).toEqual([elsewhere!.record.record_id]);
+      await storage.sharing.rememberTeamRecords([two!]);
+      expect(await storage.forget({ namespace: NS })).toMatchObject({ records: 1 });
+      expect(await kept()).toEqual([elsewhere!.record.record_id]);
+      await storage.forget({ all: true });
+      expect(await kept()).toEqual([]);
     });
   });
 }
