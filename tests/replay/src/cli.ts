@@ -67,6 +67,8 @@ const row = (name: string, f: StoreFigures, chars: number) =>
     String(f.outsidePaths).padStart(7),
     String(f.nearDuplicatePairs).padStart(6),
     String(f.markdownLines).padStart(6),
+    String(f.pathsInText).padStart(6),
+    String(f.superseded).padStart(5),
     Math.round(chars).toString().padStart(7),
   ].join(' ');
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(0)} %`);
@@ -88,6 +90,8 @@ console.log(
     'outside'.padStart(7),
     'n-dup'.padStart(6),
     'md ln'.padStart(6),
+    'abs tx'.padStart(6),
+    'supd'.padStart(5),
     'ctx ch'.padStart(7),
   ].join(' '),
 );
@@ -116,6 +120,10 @@ overall.nearDuplicatePairs = [...result.store.values()]
         .nearDuplicatePairs,
   )
   .reduce((a, b) => a + b, 0);
+// Supersessions as the store ends (a later session may retire an earlier one's record).
+overall.superseded = [...result.store.values()]
+  .flat()
+  .filter((r) => r.superseded_by !== undefined).length;
 // Question-only is judged against each record's own session.
 overall.questionOnly = result.transcripts.reduce((a, t) => a + figuresOf(t).questionOnly, 0);
 console.log(
@@ -127,7 +135,7 @@ console.log(
 );
 const failures = result.transcripts.flatMap((t) => t.hookFailures);
 console.log(
-  `\ncolumns: turns (prompts), tools (tool calls), records stored, records per turn, q-only (records that only repeat the session's prompts), no f&f (records with no fact and no file), ≤3 w (titles of three words or fewer), tool f (records listing a tool name as a file), outside (records listing an absolute path), n-dup (near-duplicate pairs, word Jaccard ≥ 0.8, whole store), md ln (heading, table or code-fence lines in stored summaries and facts), ctx ch (mean characters injected per prompt)`,
+  `\ncolumns: turns (prompts), tools (tool calls), records stored, records per turn, q-only (records that only repeat the session's prompts), no f&f (records with no fact and no file), ≤3 w (titles of three words or fewer), tool f (records listing a tool name as a file), outside (records listing an absolute path), n-dup (near-duplicate pairs, word Jaccard ≥ 0.8, whole store), md ln (heading, table or code-fence lines in stored summaries and facts), abs tx (records with an absolute path in their title, summary or facts), supd (records superseded; overall: in the final store), ctx ch (mean characters injected per prompt)`,
 );
 console.log(
   `hook processes that failed or wrote to stderr: ${failures.length}; took ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -171,7 +171,8 @@ export function readToolUse(event: Event): ToolUse | undefined {
   const classified = named === 'other' && str(input.command) !== undefined ? 'command' : named;
   const projectPath = event.source.project_path;
   const purpose = str(input.summary) ?? str(input.description) ?? str(input.explanation);
-  const command = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const rawCommand = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const command = rawCommand === undefined ? undefined : withinProject(rawCommand, projectPath);
   const touched = [...new Set(paths(input, response).map((path) => relative(path, projectPath)))];
   const files = touched.filter((path) => !isOutsidePath(path));
   // A write with no file of the project (a to-do list, a scratch file in /tmp) wrote nothing
@@ -186,6 +187,24 @@ export function readToolUse(event: Event): ToolUse | undefined {
     ...(command ? { command: oneLine(command) } : {}),
     ...(purpose ? { purpose: oneLine(purpose) } : {}),
     ...(action === 'write' ? { change: changeOf(name, input) } : {}),
-    ...outcome(response),
+    ...inProject(outcome(response), projectPath),
   };
+}
+
+/**
+ * Text with the project's own absolute path made relative (`python /home/dev/src/shop/a.py`
+ * → `python a.py`): the same command reads the same in every checkout, and a record does not
+ * carry the user's home directory.
+ */
+export function withinProject(text: string, projectPath: string | undefined): string {
+  const root = projectPath?.replace(/\/+$/, '');
+  if (!root || root.length < 2) return text;
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text
+    .replace(new RegExp(`(?<![\\w./-])${escaped}/`, 'g'), '')
+    .replace(new RegExp(`(?<![\\w./-])${escaped}(?=$|[\\s'"\`:;,)])`, 'gm'), '.');
+}
+
+function inProject<T extends { output: string }>(result: T, projectPath: string | undefined): T {
+  return { ...result, output: withinProject(result.output, projectPath) };
 }
