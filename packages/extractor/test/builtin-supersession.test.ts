@@ -196,6 +196,17 @@ describe('a later turn that undid what an earlier one did retires its record (bu
         'Unknown invoice ids get a 404.',
       ),
       turn(
+        'the invoice endpoint crashes for an unknown id',
+        [
+          edit(
+            'src/routes/invoices.ts',
+            '  const invoice = await invoices.byId(req.params.id);',
+            '  const invoice = await invoices.byId(req.params.id).catch(() => undefined);\n  if (invoice === undefined) return res.status(404).end();',
+          ),
+        ],
+        'A lookup failure answers 404 now.',
+      ),
+      turn(
         'close idle pool clients after 30 seconds',
         [
           edit(
@@ -205,6 +216,33 @@ describe('a later turn that undid what an earlier one did retires its record (bu
           ),
         ],
         'The route times out after 30 s.',
+      ),
+    );
+    expect(records.filter((r) => r.superseded_by !== undefined)).toEqual([]);
+  });
+
+  it('retires nothing for a fix that reworks the code an earlier turn wrote, its names and values kept', async () => {
+    const records = await store(
+      turn(
+        'round invoice amounts to cents',
+        [
+          write(
+            'src/money/round.ts',
+            'export const roundAmount = (x: number) => Math.round(x * 100) / 100;\n',
+          ),
+        ],
+        'roundAmount rounds to whole cents.',
+      ),
+      turn(
+        'negative amounts round the wrong way',
+        [
+          edit(
+            'src/money/round.ts',
+            'export const roundAmount = (x: number) => Math.round(x * 100) / 100;',
+            'export const roundAmount = (x: number) => Math.sign(x) * Math.round(Math.abs(x) * 100) / 100;',
+          ),
+        ],
+        'Negative amounts round away from zero like positive ones.',
       ),
     );
     expect(records.filter((r) => r.superseded_by !== undefined)).toEqual([]);

@@ -14,9 +14,11 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MemoryRecord } from '@kiro-learn/schema';
+import { type BackFigures, backFigures, sumBack } from './back.ts';
 import { contextFigures, type StoreFigures, storeFigures } from './metrics.ts';
 import { type ReplayedTranscript, replay, type TranscriptSource } from './replay.ts';
 import { availableSources } from './sources.ts';
+import { makeWorld } from './world.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,9 +46,12 @@ if (positionals.length > 0) {
 }
 
 const started = Date.now();
-const result = await replay(sources, {
+const world = await makeWorld({
   keep: values.keep ?? false,
   env: { KIRO_LEARN_EXTRACTOR: process.env.KIRO_LEARN_EXTRACTOR ?? 'builtin' },
+});
+const result = await replay(sources, {
+  world,
   onTranscript: (t) =>
     console.error(
       `replayed ${t.name}: ${t.turns} turns, ${t.toolCalls} tool calls, ${t.records.length} records`,
@@ -139,6 +144,59 @@ console.log(
 );
 console.log(
   `hook processes that failed or wrote to stderr: ${failures.length}; took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+// What came back: per transcript, then overall.
+const everything = new Map(
+  [...result.store.values()].flatMap((records) => records.map((r) => [r.record_id, r] as const)),
+);
+const back: Array<[string, BackFigures]> = [];
+for (const [i, t] of result.transcripts.entries()) {
+  const earlier = result.transcripts
+    .slice(0, i)
+    .filter((e) => e.project === t.project)
+    .flatMap((e) => e.records);
+  back.push([t.name, await backFigures(world, sources[i]!, t, earlier, everything)]);
+}
+world.close();
+const share = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(0)} %`);
+const backRow = (name: string, f: BackFigures) =>
+  [
+    name.padEnd(26),
+    String(f.prompts).padStart(5),
+    String(f.withContext).padStart(5),
+    Math.round(f.meanChars).toString().padStart(6),
+    String(f.maxChars).padStart(6),
+    `${f.informationFreeWithContext}/${f.informationFree}`.padStart(7),
+    String(f.injected).padStart(6),
+    share(f.currentSessionInWindow, f.injected).padStart(7),
+    share(f.currentSessionCompacted, f.injected).padStart(7),
+    share(f.echoes, f.injected).padStart(6),
+    share(f.noFactNoFile, f.injected).padStart(7),
+    `${f.filePromptsFound}/${f.filePrompts}`.padStart(7),
+    String(f.sessionStartChars).padStart(7),
+  ].join(' ');
+console.log('\nreplayed transcripts: what came back to each prompt\n');
+console.log(
+  [
+    'transcript'.padEnd(26),
+    'asked'.padStart(5),
+    'got'.padStart(5),
+    'chars'.padStart(6),
+    'max'.padStart(6),
+    'nil-ctx'.padStart(7),
+    'inj'.padStart(6),
+    'own-win'.padStart(7),
+    'own-old'.padStart(7),
+    'echo'.padStart(6),
+    'no f&f'.padStart(7),
+    'files'.padStart(7),
+    'start'.padStart(7),
+  ].join(' '),
+);
+for (const [name, f] of back) console.log(backRow(name, f));
+console.log(backRow(`all (${back.length} sessions)`, sumBack(back.map(([, f]) => f))));
+console.log(
+  `\ncolumns: asked (prompts), got (prompts given any context), chars (mean characters injected per prompt), max (most for one prompt), nil-ctx (information-free prompts given context / such prompts), inj (records injected), own-win (share of them made from the session's own events still in the agent's window: after its last compaction), own-old (… from before a compaction), echo (records saying fewer than three words the prompt did not), no f&f (records with no fact and no file), files (prompts whose turn touched files an earlier session's record covers that got such a record in their first five / such prompts), start (characters the session start printed)`,
 );
 if (values.json) {
   writeFileSync(
