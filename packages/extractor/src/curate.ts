@@ -4,6 +4,9 @@
  * subject as an older one that says the older no longer holds (a changed value, a
  * replacement, an error since fixed) supersedes it. The older record is kept and linked
  * (`superseded_by`, `superseded_at`, `superseded_reason`); nothing is deleted.
+ *
+ * One module (past 400 lines) because merging and superseding judge the same pairs of
+ * records with the same word sets and identifiers, and one decides what the other sees.
  */
 import { LIMITS, type MemoryRecord } from '@kiro-learn/schema';
 import { codeChangesOf, codeSupersession, mergeCodeChanges } from './code-changes.js';

@@ -33,3 +33,25 @@ export function memberRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecor
   });
   return { ...base, ...overrides };
 }
+
+/**
+ * Text that breaks a naive query builder: full-text operators and syntax, unbalanced
+ * quotes and parentheses, a NUL, a lone surrogate, 20,000 characters. Searches and
+ * retrievals take each without an error.
+ */
+export const HOSTILE_TEXTS: readonly string[] = [
+  '"',
+  '""',
+  '(',
+  ')',
+  'NEAR(a b)',
+  'a AND',
+  'OR OR',
+  '*',
+  '^x',
+  'col:term',
+  '\u0000',
+  '\ud800',
+  'x'.repeat(20_000),
+  '"unclosed',
+];
