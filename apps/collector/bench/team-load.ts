@@ -280,8 +280,8 @@ try {
   );
   const f = (n: number, width = 8, digits = 0) => n.toFixed(digits).padStart(width);
   const summary: string[] = [];
-  // BENCH_CONFIGS=lexical,echo runs only the configurations whose name contains one of them.
-  const only = process.env['BENCH_CONFIGS']?.split(',');
+  // BENCH_CONFIGS='echo|lexical, 1' runs only the configurations whose name contains one of them.
+  const only = process.env['BENCH_CONFIGS']?.split('|');
   for (const [name, semantic, start] of configs) {
     if (only && !only.some((part) => name.includes(part))) continue;
     console.log(`\n  ${name}`);

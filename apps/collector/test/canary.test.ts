@@ -27,7 +27,7 @@ import { freshSchema } from '@kiro-learn/test-postgres';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { pgRows, send } from './helpers.js';
+import { pgRows, send, teamServerEnv } from './helpers.js';
 
 const SHIM = fileURLToPath(new URL('../bin/kiro-learn-shim.cjs', import.meta.url));
 const MCP = fileURLToPath(new URL('../bin/kiro-learn-mcp.js', import.meta.url));
@@ -271,27 +271,10 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
 
     // The team server: a collector on PostgreSQL.
     const serverPort = await freePort();
-    writeFileSync(
-      join(serverHome, 'settings.json'),
-      JSON.stringify({
-        storage: { schema },
-        token: 'team-server-admin-token-0123456789',
-        extraction: { mode: 'builtin' },
-        semantic: { enabled: false },
-      }),
-    );
-    const serverEnv = {
-      ...process.env,
-      KIRO_LEARN_HOME: serverHome,
-      KIRO_LEARN_PORT: String(serverPort),
-      // As a team server runs: reachable from other machines, so guarded by tokens.
-      KIRO_LEARN_HOST: '0.0.0.0',
-      KIRO_LEARN_STORAGE_URL: inject('postgresUrl'),
-    };
+    const serverEnv = teamServerEnv(serverHome, serverPort, schema);
     server = await spawnCollector(serverEnv, serverPort);
     cleanups.push(async () => {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await server.stop();
     });
     const serverUrl = `http://127.0.0.1:${serverPort}`;
     const member = (name: string) => {

@@ -4,7 +4,16 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
-import { CLI, cli, envFor, freePort, healthy, tempHome } from '@kiro-learn/test-harness';
+import {
+  CLI,
+  cli,
+  cliAsync,
+  envFor,
+  freePort,
+  healthy,
+  sleep,
+  tempHome,
+} from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
 
 let home: string;
@@ -72,6 +81,33 @@ describe('kiro-learn CLI', () => {
     expect(await healthy(port)).toBe(false);
     expect(existsSync(join(home, 'collector.pid'))).toBe(false);
     expect(cli(['status'], env).code).toBe(1);
+    expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(
+      /"msg":"collector stopped"/,
+    );
+  });
+
+  it('a collector too busy to answer for a moment: doctor says it runs, stop stops it gracefully', async () => {
+    await setup();
+    expect(cli(['start'], env).code).toBe(0);
+    const pid = JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid as number;
+    // Frozen (as a loaded machine can leave it for seconds): it holds its data dir and port
+    // but answers nothing.
+    process.kill(pid, 'SIGSTOP');
+    cleanups.push(() => {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {}
+    });
+    const doctor = await cliAsync(['doctor'], env);
+    expect(doctor.stdout).toMatch(/the collector for .* \(pid \d+\) runs but did not answer/);
+    expect(doctor.stdout).not.toMatch(/held by another program/);
+    // stop waits for an answer, then asks it to stop (SIGTERM) rather than killing it.
+    const stopping = cliAsync(['stop'], env);
+    await sleep(1500);
+    process.kill(pid, 'SIGCONT');
+    const stopped = await stopping;
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/stopped \(pid \d+\)/);
     expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(
       /"msg":"collector stopped"/,
     );

@@ -30,8 +30,7 @@ async function setup() {
 async function running(env: NodeJS.ProcessEnv, port: number) {
   const daemon = await spawnCollector(env, port);
   cleanups.push(async () => {
-    daemon.child.kill('SIGTERM');
-    await daemon.exited;
+    await daemon.stop();
   });
   return daemon;
 }

@@ -37,8 +37,7 @@ describe('durability', () => {
     try {
       expect(await missing(port, acked)).toEqual([]);
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 
@@ -58,8 +57,7 @@ describe('durability', () => {
     try {
       expect(await missing(port, [...load.acked])).toEqual([]);
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 });

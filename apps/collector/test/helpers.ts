@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Collector, type CollectorOptions, createCollector } from '../src/app.js';
 import { runCli } from '../src/commands/index.js';
 import { normalizeSettings, type SettingsFile } from '../src/config/settings.js';
@@ -149,4 +150,28 @@ export async function pgRows<T extends pg.QueryResultRow>(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A team server's data dir and environment, as one is run: a collector on the test
+ * PostgreSQL (in `schema`), reachable from other machines and so guarded by tokens (its own:
+ * `token`), extracting with the built-in rules, without the embedding model.
+ */
+export function teamServerEnv(home: string, port: number, schema: string): NodeJS.ProcessEnv {
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({
+      storage: { schema },
+      token: 'team-server-admin-token-0123456789',
+      extraction: { mode: 'builtin' },
+      semantic: { enabled: false },
+    }),
+  );
+  return {
+    ...process.env,
+    KIRO_LEARN_HOME: home,
+    KIRO_LEARN_PORT: String(port),
+    KIRO_LEARN_HOST: '0.0.0.0',
+    KIRO_LEARN_STORAGE_URL: inject('postgresUrl'),
+  };
 }

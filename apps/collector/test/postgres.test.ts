@@ -180,8 +180,27 @@ describe('collectors on PostgreSQL', () => {
     await blocker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
     const slow = makeEvent();
     const waiting = makeEvent();
-    const first = send(c.port, 'POST', '/v1/events', { body: slow });
-    await new Promise((r) => setTimeout(r, 30));
+    // The first request holds the one connection, waiting on the lock. (On a loaded machine
+    // the collector's own start-up work may hold the connection for a moment: it is then
+    // refused as unavailable, and asked again.)
+    const waitingOnLock = async () =>
+      (
+        await blocker.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = '${schema}.events'::regclass`,
+        )
+      ).rows[0].n > 0;
+    let first!: ReturnType<typeof send>;
+    for (let attempt = 0; ; attempt++) {
+      let settled = false;
+      first = send(c.port, 'POST', '/v1/events', { body: slow });
+      void first.then(() => {
+        settled = true;
+      });
+      while (!settled && !(await waitingOnLock())) await new Promise((r) => setTimeout(r, 10));
+      if (!settled) break;
+      expect((await first).json).toEqual({ error: 'the database is unavailable; try again' });
+      expect(attempt).toBeLessThan(20);
+    }
     const second = await send(c.port, 'POST', '/v1/events', { body: waiting });
     expect(second.status).toBe(503); // no free connection within acquireTimeoutMs
     expect(second.json).toEqual({ error: 'the database is unavailable; try again' });

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log/logger.js';
-import { runCliHere as kiro, pgRows, send } from './helpers.js';
+import { runCliHere as kiro, pgRows, send, teamServerEnv } from './helpers.js';
 
 /**
  * Team memory end to end, with real parts only: a team server (a collector on PostgreSQL),
@@ -57,23 +57,7 @@ async function teamServer(): Promise<TeamServer> {
   const home = temp('kl-team-server-');
   const schema = freshSchema();
   const port = await freePort();
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({
-      storage: { schema },
-      token: 'team-server-admin-token-0123456789',
-      extraction: { mode: 'builtin' },
-      semantic: { enabled: false },
-    }),
-  );
-  const env = {
-    ...process.env,
-    KIRO_LEARN_HOME: home,
-    KIRO_LEARN_PORT: String(port),
-    // As a team server runs: reachable from other machines, so guarded by tokens.
-    KIRO_LEARN_HOST: '0.0.0.0',
-    KIRO_LEARN_STORAGE_URL: inject('postgresUrl'),
-  };
+  const env = teamServerEnv(home, port, schema);
   const server: TeamServer = {
     url: `http://127.0.0.1:${port}`,
     env,

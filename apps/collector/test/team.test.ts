@@ -1,16 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  buildNamespace,
-  type MemoryRecord,
-  newRecord,
-  newRecordId,
-  teamNamespace,
-} from '@kiro-learn/schema';
+import { buildNamespace, type MemoryRecord, newRecordId, teamNamespace } from '@kiro-learn/schema';
 import { openSqliteStorage, type StorageBackend } from '@kiro-learn/storage';
 import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { hashToken, newMemberToken } from '@kiro-learn/team';
+import { TEAM_PROJECT as PROJECT, memberRecord as record } from '@kiro-learn/test-harness/records';
 import { freshSchema } from '@kiro-learn/test-postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Collector, createCollector } from '../src/app.js';
@@ -18,7 +13,6 @@ import { normalizeSettings } from '../src/config/settings.js';
 import { send } from './helpers.js';
 
 const SERVER_TOKEN = 'the-team-servers-own-token-0123456789abcdef';
-const PROJECT = 'github.com-acme-payments-api';
 
 /** How a test opens the team server's database, twice over for PostgreSQL (the CLI's own connection). */
 interface Backend {
@@ -47,21 +41,6 @@ const backends: Backend[] = [
     },
   },
 ];
-
-function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    ...newRecord({
-      namespace: buildNamespace('alice', PROJECT),
-      strategy: 'llm-summary',
-      title: 'Stripe webhooks need the raw body',
-      summary: 'express.json() consumed the body, so signature verification failed.',
-      facts: ['mount express.raw() on the webhook route'],
-      concepts: ['stripe', 'webhooks'],
-      files_touched: ['src/webhooks/stripe.ts'],
-    }),
-    ...overrides,
-  };
-}
 
 describe.each(backends)('team server on $name', (backend) => {
   let collector: Collector;

@@ -1,6 +1,5 @@
-import { type MemoryRecord, newRecordId } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
-import { event, NS, pendingIds, tempStorage } from '../test/helpers.js';
+import { batchRecord, event, NS, pendingIds, tempStorage } from '../test/helpers.js';
 import { createBacklog } from './backlog.js';
 import { createCompactionDriver } from './compaction/driver.js';
 import { resolveCompactionOptions } from './compaction/options.js';
@@ -9,22 +8,6 @@ import { estimateTokens } from './compaction/tokens.js';
 import { resolveOptions } from './options.js';
 import { createRunner } from './run.js';
 import type { ExtractBatch, ExtractFn, ExtractionRun } from './types.js';
-
-function record(batch: ExtractBatch): MemoryRecord {
-  return {
-    record_id: newRecordId(),
-    namespace: batch.namespace,
-    strategy: 'test',
-    title: `batch of ${batch.events.length}`,
-    summary: batch.events.map((e) => e.kind).join(' '),
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'session_summary',
-    source_event_ids: batch.events.map((e) => e.event_id),
-    created_at: new Date().toISOString(),
-  };
-}
 
 async function runner(extract: ExtractFn, owner = 'test-owner') {
   const { storage } = await tempStorage();
@@ -60,7 +43,7 @@ describe('runner', () => {
   it('extracts the backlog batch after batch, each committed with its pending entries', async () => {
     const { storage, run, emitted } = await runner(async (batch) => ({
       extractor: 'test',
-      records: [record(batch)],
+      records: [batchRecord(batch)],
     }));
     for (const kind of ['prompt', 'tool_use', 'session_summary'] as const) {
       await storage.putEvent(event(kind), { pending: true });

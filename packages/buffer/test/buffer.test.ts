@@ -1,36 +1,23 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
-import { newRecordId } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import { describe, expect, it } from 'vitest';
+import { type BufferOptions, createBuffer, type ExtractFn } from '../src/index.js';
 import {
-  type BufferOptions,
-  createBuffer,
-  type ExtractBatch,
-  type ExtractFn,
-} from '../src/index.js';
-import { deferred, event, ingest, NS, pendingIds, runs, tempStorage, track } from './helpers.js';
+  batchRecord,
+  deferred,
+  event,
+  ingest,
+  NS,
+  pendingIds,
+  runs,
+  tempStorage,
+  track,
+} from './helpers.js';
 
 /** A deterministic extractor: one record citing every event of the batch. */
 const oneRecord: ExtractFn = async (batch) => ({
   extractor: 'test',
-  records: [record(batch)],
+  records: [batchRecord(batch)],
 });
-
-function record(batch: ExtractBatch, namespace = batch.namespace): MemoryRecord {
-  return {
-    record_id: newRecordId(),
-    namespace,
-    strategy: 'test',
-    title: `batch of ${batch.events.length}`,
-    summary: batch.events.map((e) => e.kind).join(' '),
-    facts: [],
-    concepts: [],
-    files_touched: [],
-    observation_type: 'session_summary',
-    source_event_ids: batch.events.map((e) => e.event_id),
-    created_at: new Date().toISOString(),
-  };
-}
 
 const quiet: Partial<BufferOptions> = { idleMs: 600_000 };
 
@@ -294,7 +281,7 @@ describe('pending buffer', () => {
     const buffer = track(
       createBuffer({
         storage,
-        extract: async (batch) => ({ records: [record(batch, '/actor/dev/project/other/')] }),
+        extract: async (batch) => ({ records: [batchRecord(batch, '/actor/dev/project/other/')] }),
         options: quiet,
       }),
     );

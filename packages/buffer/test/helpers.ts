@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, newEventId } from '@kiro-learn/schema';
+import { type Event, type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterEach } from 'vitest';
-import type { ExtractionRun, PendingBuffer } from '../src/index.js';
+import type { ExtractBatch, ExtractionRun, PendingBuffer } from '../src/index.js';
 
 export const NS = '/actor/dev/project/demo/';
 
@@ -104,3 +104,20 @@ export const bash = (command: string, exit: number, stdout = '') =>
     { command },
     { success: exit === 0, result: [{ exit_status: String(exit), stdout }] },
   );
+
+/** The one record a test extractor makes of a batch: it cites every event of the batch. */
+export function batchRecord(batch: ExtractBatch, namespace = batch.namespace): MemoryRecord {
+  return {
+    record_id: newRecordId(),
+    namespace,
+    strategy: 'test',
+    title: `batch of ${batch.events.length}`,
+    summary: batch.events.map((e) => e.kind).join(' '),
+    facts: [],
+    concepts: [],
+    files_touched: [],
+    observation_type: 'session_summary',
+    source_event_ids: batch.events.map((e) => e.event_id),
+    created_at: new Date().toISOString(),
+  };
+}

@@ -185,6 +185,23 @@ function covers(replacedLine: string, written: string): boolean {
   return shorter.length >= 6 && /[\p{L}]/u.test(shorter) && longer.includes(shorter);
 }
 
+/** Names and values of a line of code: identifiers, numbers, quoted strings. */
+const TOKEN = /[A-Za-z_$][\w$]*|\d[\w.]*|'[^']*'|"[^"]*"/g;
+const tokensOf = (text: string) => (text.match(TOKEN) ?? []).map((t) => t.toLowerCase());
+const isValue = (token: string) => /^(?:\d|['"]|true$|false$|null$)/.test(token);
+
+/**
+ * Whether a line the newer turn replaced lives on in what it wrote instead: reworked around
+ * (a fix wrapping it, a variable extracted) with its names and every value it set still
+ * there. A changed value, or other code in its place, is not that.
+ */
+function survives(line: string, written: ReadonlySet<string>): boolean {
+  const tokens = tokensOf(line);
+  if (tokens.length === 0) return false;
+  if (tokens.some((t) => isValue(t) && !written.has(t))) return false;
+  return tokens.filter((t) => written.has(t)).length >= 0.8 * tokens.length;
+}
+
 /** Words a record states in its title and summary (what it is about), lower-cased. */
 function statedWords(record: MemoryRecord): Set<string> {
   return new Set(
@@ -196,8 +213,8 @@ function statedWords(record: MemoryRecord): Set<string> {
 /**
  * Why `newer` retires `older` by what its turn did to the code, or undefined:
  * - its edits replaced most of what the older turn wrote in a file (at least half of the
- *   lines the older one left there are gone): the older record describes code that is no
- *   longer there;
+ *   lines the older one left there are gone, not reworked with their names and values kept):
+ *   the older record describes code that is no longer there;
  * - it deleted every file the older turn wrote;
  * - it removed a package the older record is about (named in its title or summary).
  */
@@ -211,8 +228,12 @@ export function codeSupersession(newer: MemoryRecord, older: MemoryRecord): stri
     if (!replaced?.length) continue;
     const written = o.wrote![file]!;
     const rewritten = new Set(n.wrote?.[file] ?? []);
+    const rewrittenTokens = new Set([...rewritten].flatMap(tokensOf));
     const gone = written.filter(
-      (line) => !rewritten.has(line) && replaced.some((r) => covers(r, line)),
+      (line) =>
+        !rewritten.has(line) &&
+        replaced.some((r) => covers(r, line)) &&
+        !survives(line, rewrittenTokens),
     );
     if (gone.length > 0 && gone.length * 2 >= written.length) {
       return `same file ${file}; an edit replaced what it wrote (${gone.length} of ${written.length} line${written.length === 1 ? '' : 's'})`;

@@ -196,6 +196,17 @@ describe('a later turn that undid what an earlier one did retires its record (bu
         'Unknown invoice ids get a 404.',
       ),
       turn(
+        'the invoice endpoint crashes for an unknown id',
+        [
+          edit(
+            'src/routes/invoices.ts',
+            '  const invoice = await invoices.byId(req.params.id);',
+            '  const invoice = await invoices.byId(req.params.id).catch(() => undefined);\n  if (invoice === undefined) return res.status(404).end();',
+          ),
+        ],
+        'A lookup failure answers 404 now.',
+      ),
+      turn(
         'close idle pool clients after 30 seconds',
         [
           edit(
@@ -208,6 +219,64 @@ describe('a later turn that undid what an earlier one did retires its record (bu
       ),
     );
     expect(records.filter((r) => r.superseded_by !== undefined)).toEqual([]);
+  });
+
+  it('retires nothing for a fix that reworks the code an earlier turn wrote, its names and values kept', async () => {
+    const records = await store(
+      turn(
+        'round invoice amounts to cents',
+        [
+          write(
+            'src/money/round.ts',
+            'export const roundAmount = (x: number) => Math.round(x * 100) / 100;\n',
+          ),
+        ],
+        'roundAmount rounds to whole cents.',
+      ),
+      turn(
+        'negative amounts round the wrong way',
+        [
+          edit(
+            'src/money/round.ts',
+            'export const roundAmount = (x: number) => Math.round(x * 100) / 100;',
+            'export const roundAmount = (x: number) => Math.sign(x) * Math.round(Math.abs(x) * 100) / 100;',
+          ),
+        ],
+        'Negative amounts round away from zero like positive ones.',
+      ),
+    );
+    expect(records.filter((r) => r.superseded_by !== undefined)).toEqual([]);
+  });
+
+  it('reads a MultiEdit like an Edit', async () => {
+    const records = await store(
+      turn(
+        'debounce sync by 500 ms',
+        [edit('src/sync.ts', 'debounceMs: 0', 'debounceMs: 500')],
+        'Sync waits 500 ms.',
+      ),
+      turn(
+        'wait 2 s before syncing, and retry twice',
+        [
+          [
+            'MultiEdit',
+            {
+              file_path: `${PROJECT}/src/sync.ts`,
+              edits: [
+                { old_string: 'debounceMs: 500', new_string: 'debounceMs: 2000' },
+                { old_string: 'retries: 0', new_string: 'retries: 2' },
+              ],
+            },
+          ],
+        ],
+        'Sync waits 2 s and retries twice.',
+      ),
+    );
+    const older = byTitle(records, 'debounce sync');
+    expect(older.superseded_by).toBe(byTitle(records, 'wait 2 s').record_id);
+    expect(byTitle(records, 'wait 2 s').facts[0]).toMatch(
+      /^Modified src\/sync\.ts: replaced `debounceMs: 500 retries: 0` with `debounceMs: 2000 retries: 2`/,
+    );
   });
 
   it('keeps what the turn did to the code with its record, bounded', async () => {

@@ -1,37 +1,17 @@
-import type { ObservationType } from '@kiro-learn/schema';
 import { DUPLICATES } from './duplicates.ts';
+import { type LabelledRecord, type RecordRow, recordOfRow } from './labelled.ts';
 
 /** One labelled memory record: a key for the prompts to point at, its project and age. */
-export interface EvalRecord {
-  key: string;
+export interface EvalRecord extends LabelledRecord {
   project: 'shopfront' | 'pipeline' | 'ledger';
-  type: ObservationType;
-  title: string;
-  summary: string;
-  facts: string[];
-  concepts: string[];
-  files: string[];
-  daysAgo: number;
   /** The record this one restates (see duplicates.ts): both are one piece of knowledge. */
   restates?: string;
 }
 
-type Row = [string, ObservationType, string, string, string[], string[], string[], number];
-
 const project =
   (name: EvalRecord['project']) =>
-  (rows: Row[]): EvalRecord[] =>
-    rows.map(([key, type, title, summary, facts, concepts, files, daysAgo]) => ({
-      key,
-      project: name,
-      type,
-      title,
-      summary,
-      facts,
-      concepts,
-      files,
-      daysAgo,
-    }));
+  (rows: RecordRow[]): EvalRecord[] =>
+    rows.map((row) => recordOfRow(name, row));
 
 /** A TypeScript e-commerce API (Postgres, Redis, Stripe). */
 const shopfront = project('shopfront')([

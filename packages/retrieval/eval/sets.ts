@@ -1,4 +1,5 @@
 import { buildNamespace, type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
+import type { LabelledPrompt, LabelledRecord } from './labelled.ts';
 import { sharedWords } from './overlap.ts';
 import { PARAPHRASE_PROMPTS, PARAPHRASE_RECORDS } from './paraphrase/index.ts';
 import { PROMPTS } from './prompts.ts';
@@ -9,31 +10,7 @@ import { TURNS_PROMPTS, TURNS_RECORDS } from './turns/index.ts';
 export const NOW = Date.parse('2026-11-01T12:00:00Z');
 const DAY = 86_400_000;
 
-/** A record of a labelled set: a key the prompts point at, its project, fields and age. */
-export interface LabelledRecord {
-  key: string;
-  project: string;
-  type: MemoryRecord['observation_type'];
-  title: string;
-  summary: string;
-  facts: string[];
-  concepts: string[];
-  files: string[];
-  daysAgo: number;
-  /** Questions the record answers (the previous turn's request of a turn record). */
-  questions?: readonly string[];
-  /** The older record this one supersedes (stored as the older one's `superseded_by`). */
-  supersedes?: string;
-}
-
-export interface LabelledPrompt {
-  project: string;
-  /** What the prompt tests; the tables show a row per tag. */
-  tags: readonly string[];
-  prompt: string;
-  /** Keys of the records that answer it. */
-  relevant: readonly string[];
-}
+export type { LabelledPrompt, LabelledRecord } from './labelled.ts';
 
 export interface EvalSet {
   name: string;

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { STOP_WORDS } from '@kiro-learn/storage';
+import { wordPairs } from './overlap.js';
 import { splitParts, stem } from './terms.js';
 
 /**
@@ -12,7 +13,12 @@ import { splitParts, stem } from './terms.js';
  *   it says, not by where it came from, so records of every extractor and every version
  *   are covered: no fact, no file, and next to nothing the prompt does not already say.
  * - **Nothing that says nothing.** A record with no fact, no file and at most one word of
- *   its own ("continue", "Done.") informs no prompt.
+ *   its own ("continue", "Done.") informs no prompt; nor does a question-only record of any
+ *   prompt (`Request: …` with no outcome, no fact and no file).
+ * - **Memory restated is not memory.** An agent that answers from the context it was given
+ *   makes a turn whose record is the question plus what an older record said. Asked again,
+ *   that record ranks first (it has the question's words and the answer's) while it holds
+ *   less than the record it restates: the older record takes its place.
  */
 
 /**
@@ -59,9 +65,20 @@ export function ownStems(text: string): Set<string> {
   return words;
 }
 
+// Stems of a record object, kept while the object lives: one retrieval compares each
+// candidate with the others.
+const stemsOf = new WeakMap<MemoryRecord, Set<string>>();
+
 /** The record's own words, without the words extractors frame a request with. */
 function recordStems(record: MemoryRecord): Set<string> {
-  return ownStems([record.title, record.summary, ...record.facts, ...record.concepts].join('\n'));
+  let stems = stemsOf.get(record);
+  if (!stems) {
+    stems = ownStems(
+      [record.title, record.summary, ...record.facts, ...record.concepts].join('\n'),
+    );
+    stemsOf.set(record, stems);
+  }
+  return stems;
 }
 
 /** True for a record with facts or files: what a turn did, which a question alone never has. */
@@ -91,6 +108,66 @@ export function echoes(record: MemoryRecord, promptStems: ReadonlySet<string>): 
   for (const word of own) if (promptStems.has(word)) shared++;
   const novel = own.size - shared;
   return novel <= Math.max(1, own.size / 5) && shared >= promptStems.size / 2;
+}
+
+/**
+ * Whether a record only asks: no fact, no file, and a `Request:` line with no `Outcome:`
+ * (what earlier versions of the built-in extractor made of a turn that did nothing).
+ */
+export function onlyAsks(record: MemoryRecord): boolean {
+  return (
+    !hasOutcomeFields(record) &&
+    /^Request:/m.test(record.summary) &&
+    !/^(Outcome|Error):/m.test(record.summary)
+  );
+}
+
+/** What a record says it was asked: its `Request:` lines and its questions. */
+function requestText(record: MemoryRecord): string {
+  const asked = [...record.summary.matchAll(/^Request:(.*)$/gm)].map((m) => m[1] ?? '');
+  return [...asked, ...(record.questions ?? [])].join('\n');
+}
+
+/** Every word of a text, lower-cased and stemmed (stop words kept: pairs are made of them). */
+function allStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (word) out.add(stem(word));
+  return out;
+}
+
+/**
+ * Whether `record` restates `older`: a turn record (it says what it was asked) that touched
+ * no file, came later, is not a link of `older`'s chain, and whose answer `older` already
+ * says: at least four fifths of its word pairs (beyond pairs made only of the request's,
+ * the prompt's and framing words) are `older`'s, in the same order. Pairs, not words: "use
+ * Redis" is news beside "chose Postgres over Redis", and so is "to 60" beside "to 40".
+ */
+export function restates(
+  record: MemoryRecord,
+  older: MemoryRecord,
+  promptStems: ReadonlySet<string>,
+): boolean {
+  if (record.files_touched.length > 0 || record.record_id === older.record_id) return false;
+  if (older.superseded_by !== undefined || record.superseded_by === older.record_id) return false;
+  if (!(Date.parse(older.created_at) < Date.parse(record.created_at))) return false;
+  const request = requestText(record);
+  if (request.trim() === '') return false;
+  const known = allStems(request);
+  for (const word of promptStems) known.add(word);
+  for (const word of FRAMING) known.add(word);
+  const answer = [record.title, record.summary.replace(/^Request:.*$/gm, ''), ...record.facts].join(
+    '\n',
+  );
+  const theirs = wordPairs([older.title, older.summary, ...older.facts].join('\n'));
+  let said = 0;
+  let fresh = 0;
+  for (const pair of wordPairs(answer)) {
+    const [a, b] = pair.split(' ');
+    if (b === undefined || (known.has(a!) && known.has(b))) continue;
+    if (theirs.has(pair)) said++;
+    else fresh++;
+  }
+  return said >= 2 && said >= 4 * fresh;
 }
 
 /**

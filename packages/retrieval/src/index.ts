@@ -18,7 +18,14 @@ export {
   supersededNote,
 } from './context.js';
 // What a record says beyond a prompt: the rules that keep echoes and empty records out.
-export { contentStems, echoes, informationFree, saysNothing } from './echo.js';
+export {
+  contentStems,
+  echoes,
+  informationFree,
+  onlyAsks,
+  restates,
+  saysNothing,
+} from './echo.js';
 export { RetrievalError, type RetrievalErrorCode } from './errors.js';
 // Hybrid ranking: lexical and semantic hits fused by how well the words already match.
 export {

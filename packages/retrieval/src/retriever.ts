@@ -1,7 +1,7 @@
 import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/schema';
 import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
-import { contentStems, echoes, informationFree, saysNothing } from './echo.js';
+import { contentStems, echoes, informationFree, onlyAsks, saysNothing } from './echo.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
@@ -13,6 +13,7 @@ import {
   type RemoteHit,
   remoteWithin,
 } from './remote.js';
+import { withoutRestatements } from './restated.js';
 import { currentEmbedder } from './semantic.js';
 import {
   alreadyShown,
@@ -331,7 +332,12 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     view: SessionView | undefined,
   ): Promise<MergedHit[]> {
     const stems = contentStems(prompt);
-    const kept = hits.filter((hit) => !saysNothing(hit.record) && !echoes(hit.record, stems));
+    const kept = withoutRestatements(
+      hits.filter(
+        (hit) => !saysNothing(hit.record) && !onlyAsks(hit.record) && !echoes(hit.record, stems),
+      ),
+      stems,
+    );
     if (!view || sessionId === undefined) return kept;
     const subject = subjectOf(prompt);
     const shownBefore = kept.filter((hit) => !alreadyShown(view, hit.record, subject));

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterEach } from 'vitest';
 
@@ -19,15 +18,4 @@ export async function openTemp(): Promise<SqliteStorage> {
   return storage;
 }
 
-export const NS = '/actor/alice/project/payments-api/';
-
-/** A built-in record in NS (schema's newRecord: fresh ids, now), with `overrides` on top. */
-export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  const base = newRecord({
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'A memory',
-    summary: 'Something that happened.',
-  });
-  return { ...base, ...overrides };
-}
+export { NS, record } from '@kiro-learn/test-harness/records';

@@ -1,4 +1,5 @@
 import type { StorageBackend } from '@kiro-learn/storage';
+import { HOSTILE_TEXTS } from '@kiro-learn/test-harness/records';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRetriever, RetrievalError } from '../src/index.js';
@@ -240,24 +241,7 @@ describe('retrieve', () => {
       record({ title: 'NEAR the AND of OR', summary: 'quotes " and parens ( ) and * ^ : here' }),
     );
     const retriever = createRetriever({ storage, log: false });
-    const fixed = [
-      '"',
-      '""',
-      '(',
-      ')',
-      'NEAR(a b)',
-      'a AND',
-      'OR OR',
-      '*',
-      '^x',
-      'col:term',
-      '\u0000',
-      '\ud800',
-      'x'.repeat(20_000),
-      '"unclosed',
-      'src/../../etc/passwd',
-      'a.b.c.d.e',
-    ];
+    const fixed = [...HOSTILE_TEXTS, 'src/../../etc/passwd', 'a.b.c.d.e'];
     const words = [
       'NEAR',
       'AND',

@@ -3,18 +3,20 @@
  * SQLite and PostgreSQL, typed loosely enough for either (PostgreSQL returns bigint sums
  * as strings). Each backend's aggregate module calls these instead of keeping its own copy.
  */
+import type { Event } from '@kiro-learn/schema';
 import type { Kysely } from 'kysely';
 import type {
   ExtractionLogEntry,
   ListRecordsOptions,
   LogQuery,
+  Member,
   PendingEntry,
   PendingSummary,
   RecordPage,
   RetrievalLogEntry,
   StorageStats,
 } from './backend.js';
-import { RECORD_COLUMNS, recordOfColumns } from './rows.js';
+import { memberOfRow, RECORD_COLUMNS, recordOfColumns } from './rows.js';
 import type { SharedTables } from './tables.js';
 
 type Count = number | string;
@@ -40,6 +42,21 @@ export async function eventJson(
     .where('event_id', '=', eventId)
     .executeTakeFirst();
   return row?.json;
+}
+
+/** A stored event's JSON text as the event (both backends store it as sent), or undefined. */
+export const eventOfJson = (json: string | undefined): Event | undefined =>
+  json === undefined ? undefined : (JSON.parse(json) as Event);
+
+/** A team server's members, by team then name. */
+export async function listMemberRows(db: Kysely<PortableTables>): Promise<Member[]> {
+  const rows = await db
+    .selectFrom('members')
+    .select(['name', 'team', 'role', 'created_at'])
+    .orderBy('team')
+    .orderBy('name')
+    .execute();
+  return rows.map(memberOfRow);
 }
 
 /** The retrieval log, newest first (by time when bounded by time). */

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, type MemoryRecord, newEventId, newRecord } from '@kiro-learn/schema';
+import { type Event, newEventId } from '@kiro-learn/schema';
+import { NS } from '@kiro-learn/test-harness/records';
 import { afterEach } from 'vitest';
 import { openSqliteStorage, type SqliteStorage } from '../src/index.js';
 
@@ -27,7 +28,7 @@ export async function openTemp(): Promise<SqliteStorage> {
   return storage;
 }
 
-export const NS = '/actor/alice/project/payments-api/';
+export { NS, record } from '@kiro-learn/test-harness/records';
 
 export function event(overrides: Partial<Event> = {}): Event {
   return {
@@ -42,15 +43,4 @@ export function event(overrides: Partial<Event> = {}): Event {
     source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
     ...overrides,
   };
-}
-
-/** A built-in record in NS (schema's newRecord: fresh ids, now), with `overrides` on top. */
-export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  const base = newRecord({
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'A memory',
-    summary: 'Something that happened.',
-  });
-  return { ...base, ...overrides };
 }

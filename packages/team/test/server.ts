@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createRetriever } from '@kiro-learn/retrieval';
-import { buildNamespace, createScrubber, type MemoryRecord, newRecord } from '@kiro-learn/schema';
+import { createScrubber } from '@kiro-learn/schema';
 import { openSqliteStorage, type StorageBackend } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import {
@@ -17,23 +17,8 @@ import {
   teamRoutes,
 } from '../src/index.js';
 
-export const PROJECT = 'github.com-acme-payments-api';
-
-/** A memory record as a member's machine has it. */
-export function record(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    ...newRecord({
-      namespace: buildNamespace('alice', PROJECT),
-      strategy: 'llm-summary',
-      title: 'Stripe webhooks need the raw body',
-      summary: 'express.json() consumed the body, so signature verification failed.',
-      facts: ['mount express.raw() on the webhook route'],
-      concepts: ['stripe', 'webhooks'],
-      files_touched: ['src/webhooks/stripe.ts'],
-    }),
-    ...overrides,
-  };
-}
+/** A memory record as a member's machine has it; the project it is shared to. */
+export { memberRecord as record, TEAM_PROJECT as PROJECT } from '@kiro-learn/test-harness/records';
 
 export interface TeamServer {
   url: string;

@@ -56,8 +56,7 @@ describe('extraction agents of a collector killed with -9', () => {
         /stopped extraction agents left by a previous run/,
       );
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 });

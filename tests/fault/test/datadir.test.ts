@@ -27,8 +27,7 @@ describe('one collector per data dir', () => {
       expect(await healthy(other)).toBe(false);
       expect(await healthy(port)).toBe(true);
     } finally {
-      first.child.kill('SIGTERM');
-      await first.exited;
+      await first.stop();
     }
   });
 

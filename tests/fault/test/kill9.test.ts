@@ -30,8 +30,7 @@ describe('kill -9 under concurrent ingest', () => {
     try {
       expect(await missing(port, acked)).toEqual([]);
     } finally {
-      second.child.kill('SIGTERM');
-      await second.exited;
+      await second.stop();
     }
   });
 });

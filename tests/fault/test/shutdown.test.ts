@@ -86,8 +86,7 @@ describe('SIGTERM under load', () => {
     try {
       expect(await missing(port, acked)).toEqual([]);
     } finally {
-      last.child.kill('SIGTERM');
-      await last.exited;
+      await last.stop();
     }
   });
 

@@ -76,8 +76,7 @@ describe('/v1/stream clients', () => {
       // Bounded: a paused client used to hold every event since it paused (+490 MB a minute).
       expect(peak - before).toBeLessThan(150);
     } finally {
-      collector.child.kill('SIGTERM');
-      await collector.exited;
+      await collector.stop();
     }
   });
 
@@ -119,8 +118,7 @@ describe('/v1/stream clients', () => {
       await load.stop();
       for (const s of streams) s.close();
     } finally {
-      collector.child.kill('SIGTERM');
-      await collector.exited;
+      await collector.stop();
     }
   });
 });

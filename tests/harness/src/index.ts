@@ -71,6 +71,8 @@ export interface CollectorChild {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Everything it printed, stdout and stderr. */
   output(): string;
+  /** Sends SIGTERM and waits for the exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
@@ -103,7 +105,11 @@ export async function spawnCollector(
     if (await healthy(port)) break;
     await sleep(50);
   }
-  return { child, pid: child.pid!, exited, output: () => output };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { child, pid: child.pid!, exited, output: () => output, stop };
 }
 
 /** Whether a collector answers /healthz on `port` within 2 s. */

@@ -6,6 +6,7 @@
  */
 export {
   contextFigures,
+  hasPathInText,
   isMarkdownStructure,
   isOutsidePath,
   isQuestionOnly,

@@ -2,8 +2,8 @@
  * What a replay stored, measured the way a user would judge it (issue "What gets stored"):
  * records per turn, records that say nothing (no fact and no file), titles of three words or
  * fewer, tool names listed as files, paths from outside the project, near-duplicate pairs,
- * markdown structure (headings, table rows, code fences) pasted into stored text, and records
- * that only repeat the user's question.
+ * markdown structure (headings, table rows, code fences) pasted into stored text, records
+ * that only repeat the user's question, absolute paths in stored text, and supersessions.
  */
 import type { MemoryRecord } from '@kiro-learn/schema';
 
@@ -25,6 +25,10 @@ export interface StoreFigures {
   markdownRecords: number;
   /** Records that say nothing the user's prompts did not (a question echoed as memory). */
   questionOnly: number;
+  /** Records whose title, summary or facts hold an absolute path (the project's own, or outside it). */
+  pathsInText: number;
+  /** Records a newer record superseded. */
+  superseded: number;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -112,6 +116,18 @@ export function isOutsidePath(file: string): boolean {
   return /^(\/|~\/|[A-Za-z]:[\\/])/.test(file);
 }
 
+/**
+ * A path of a machine's file system in text: under a home, temp or system directory
+ * (`/home/dev/x`, `/Users/pete/y`, `/tmp/z`, `~/.claude/…`, `C:\\Users\\…`). Not `/dev/null`,
+ * a URL path (`/assets/app.css`) or a relative glob.
+ */
+const ABSOLUTE_PATH =
+  /(?<![\w.:/~\\-])(?:~\/|\/(?:home|Users|tmp|var|private|opt|root|mnt|Volumes|srv|usr|etc)\/|[A-Za-z]:\\)[\w.@-]+/;
+
+export function hasPathInText(record: MemoryRecord): boolean {
+  return [record.title, record.summary, ...record.facts].some((text) => ABSOLUTE_PATH.test(text));
+}
+
 export function storeFigures(
   records: readonly MemoryRecord[],
   input: {
@@ -138,6 +154,8 @@ export function storeFigures(
     markdownLines: markdown.reduce((a, b) => a + b, 0),
     markdownRecords: markdown.filter((n) => n > 0).length,
     questionOnly: records.filter((r) => isQuestionOnly(r, input.prompts)).length,
+    pathsInText: records.filter(hasPathInText).length,
+    superseded: records.filter((r) => r.superseded_by !== undefined).length,
   };
 }
 

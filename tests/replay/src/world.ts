@@ -103,7 +103,11 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
   }
 
   const get = async <T>(path: string): Promise<T> => {
-    const res = await fetch(baseUrl + path);
+    // A kept-alive connection the collector closed as it was reused fails the fetch
+    // ("other side closed"): a read is asked again, once, on a fresh connection.
+    const res = await fetch(baseUrl + path).catch(() =>
+      fetch(baseUrl + path, { headers: { connection: 'close' } }),
+    );
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };

@@ -1,18 +1,51 @@
 // Public Claude Code sessions (committed fixtures, sources.json) replayed through the hooks
 // `kiro-learn init` installs, into a real collector with the built-in extractor.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeFigures } from '../src/metrics.ts';
+import { type BackFigures, backFigures, sumBack } from '../src/back.ts';
+import { isQuestionOnly, storeFigures } from '../src/metrics.ts';
 import { type ReplayResult, replay } from '../src/replay.ts';
 import { availableSources } from '../src/sources.ts';
+import { makeWorld, type World } from '../src/world.ts';
 
 let result: ReplayResult;
+let world: World | undefined;
+/** What came back, per transcript, read while the collector still runs. */
+let back: BackFigures[] = [];
 
 beforeAll(async () => {
-  const { sources } = availableSources(false);
-  result = await replay(sources, { env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
+  const { sources: fixtures } = availableSources(false);
+  // The fasthooks session recorded once more, as a second session of its project that asks
+  // everything again: it has the first session's memory, and its own turns as it goes.
+  const first = fixtures.find((s) => s.name === 'fasthooks-sample-main')!;
+  const text = readFileSync(first.file, 'utf8');
+  const sessionId = (
+    JSON.parse(text.split('\n').find((l) => l.includes('"sessionId"'))!) as {
+      sessionId: string;
+    }
+  ).sessionId;
+  const again = join(mkdtempSync(join(tmpdir(), 'kiro-learn-replay-again-')), 'again.jsonl');
+  writeFileSync(again, text.replaceAll(sessionId, randomUUID()));
+  const sources = [...fixtures, { name: 'fasthooks-again', project: first.project, file: again }];
+  world = await makeWorld({ env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
+  result = await replay(sources, { world });
+  const everything = new Map(
+    [...result.store.values()].flatMap((records) => records.map((r) => [r.record_id, r] as const)),
+  );
+  back = [];
+  for (const [i, t] of result.transcripts.entries()) {
+    const earlier = result.transcripts
+      .slice(0, i)
+      .filter((e) => e.project === t.project)
+      .flatMap((e) => e.records);
+    back.push(await backFigures(world, sources[i]!, t, earlier, everything));
+  }
 }, 300_000);
 
-afterAll(() => undefined);
+afterAll(() => world?.close());
 
 describe('replaying public Claude Code sessions through the installed hooks', () => {
   it('runs every hook as Claude Code would, exit 0 and nothing on stderr', () => {
@@ -67,5 +100,31 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
     });
     expect(figures.records).toBe(all.length);
     expect(figures.recordsPerTurn).toBeGreaterThan(0);
+  });
+
+  it('gives no prompt a question-only record or one its own session still holds, and an information-free prompt nothing', () => {
+    // A project replays more than one session: later sessions had earlier memory.
+    expect(new Set(result.transcripts.map((t) => t.project)).size).toBeLessThan(
+      result.transcripts.length,
+    );
+    const all = sumBack(back);
+    // The second fasthooks session got the first one's memory.
+    expect(back.at(-1)!.injected).toBeGreaterThan(0);
+    expect(all).toMatchObject({ currentSessionInWindow: 0, echoes: 0 });
+    expect(all.informationFreeWithContext).toBe(0);
+    // A question-only record, judged as the store figures judge it: against the prompts of
+    // the session it was made in.
+    const madeIn = new Map(
+      result.transcripts.flatMap((t) => t.records.map((r) => [r.record_id, [r, t]] as const)),
+    );
+    for (const t of result.transcripts) {
+      for (const c of t.contexts) {
+        for (const id of c.recordIds) {
+          const [record, from] = madeIn.get(id) ?? [];
+          if (record && from)
+            expect(isQuestionOnly(record, from.prompts), record.title).toBe(false);
+        }
+      }
+    }
   });
 });

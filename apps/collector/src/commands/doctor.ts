@@ -15,10 +15,17 @@ import {
   nodeVersion,
 } from '@kiro-learn/shims';
 import { CORRUPT_DATABASE_HELP, checkDatabase } from '@kiro-learn/storage';
+import { isFileLocked } from '@kiro-learn/storage/lock';
 import { loadSettings } from '../config/load.js';
 import type { CollectorSettings } from '../config/settings.js';
-import { api, cliAddress, otherDataDir, otherDataDirHelp, probe } from '../lifecycle/client.js';
-import { daemonFiles } from '../lifecycle/files.js';
+import {
+  api,
+  cliAddress,
+  otherDataDir,
+  otherDataDirHelp,
+  probeRunning,
+} from '../lifecycle/client.js';
+import { daemonFiles, readPidFile } from '../lifecycle/files.js';
 import { hookScriptsReport, REFRESH_COMMAND } from '../lifecycle/hook-scripts.js';
 import { redactUrl, type StorageHealth } from '../storage.js';
 import { VERSION } from '../version.js';
@@ -90,7 +97,10 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
     : databaseCheck(daemonFiles(address.home).database);
   if (database) checks.push(database);
 
-  const answered = await probe(address);
+  // A collector of this data dir (it holds the lock) that is slow to answer on a loaded
+  // machine is waited for, never mistaken for another program on the port.
+  const files = daemonFiles(address.home);
+  const answered = await probeRunning(address, files.lock);
   // Another data dir's collector is not this one's: none of its answers count as this one's.
   const other = otherDataDir(answered, address.home);
   const health: typeof answered = other === undefined ? answered : { ok: false };
@@ -107,6 +117,12 @@ async function runChecks(io: CommandIO): Promise<Check[]> {
       level: 'warn',
       what: `collector not running; port ${address.port} is free`,
       fix: 'start it with: kiro-learn start',
+    });
+  } else if (isFileLocked(files.lock)) {
+    checks.push({
+      level: 'fail',
+      what: `the collector for ${address.home} (pid ${readPidFile(files.pid)?.pid ?? '?'}) runs but did not answer on ${address.baseUrl} within 10 s`,
+      fix: 'it may be busy or stuck: see kiro-learn logs; if it stays so, kiro-learn restart',
     });
   } else {
     checks.push({

@@ -1,10 +1,12 @@
 import { isFileLocked } from '@kiro-learn/storage/lock';
-import { cliAddress, probe, sleep } from '../lifecycle/client.js';
+import { cliAddress, probe, probeRunning, sleep } from '../lifecycle/client.js';
 import { daemonFiles, processAlive, readPidFile, removePidFile } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command, CommandIO } from './types.js';
 
 const STOP_TIMEOUT_MS = 20_000;
+/** How long a running collector gets to answer /healthz, and a killed one to let go. */
+const PATIENCE_MS = 5_000;
 
 export const stop: Command = {
   name: 'stop',
@@ -28,7 +30,13 @@ not stopped after ${STOP_TIMEOUT_MS / 1000} s. Saying "not running" is not an er
 export async function stopCollector(io: CommandIO): Promise<boolean> {
   const address = cliAddress(io.env);
   const files = daemonFiles(address.home);
-  const health = await probe(address);
+  // A collector busy on a loaded machine may take seconds to answer: given a few, it is
+  // asked to stop gracefully (SIGTERM) rather than waited for and killed.
+  const health = isFileLocked(files.lock)
+    ? await probeRunning(address, files.lock, PATIENCE_MS)
+    : await probe(address);
+  // Looked at after the wait: meanwhile a collector that was stopping may have finished
+  // (and another `stop` removed its PID file).
   const locked = isFileLocked(files.lock);
   const recorded = readPidFile(files.pid);
   if (!locked) {
@@ -49,6 +57,11 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
     recorded && processAlive(recorded.pid)
       ? recorded.pid
       : ((health.ok ? health.pid : undefined) ?? recorded?.pid);
+  if (pid === undefined && !isFileLocked(files.lock)) {
+    // It finished stopping (another `stop` took its PID file) while this one looked.
+    line(io.stdout, 'kiro-learn collector is not running');
+    return true;
+  }
   if (pid === undefined) {
     line(
       io.stderr,
@@ -66,6 +79,9 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
   while (running() && Date.now() < deadline) await sleep(50);
   if (running()) {
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    // Gone only once its lock is free: a start right after must not find it "running".
+    const killed = Date.now() + PATIENCE_MS;
+    while (running() && Date.now() < killed) await sleep(50);
     line(
       io.stdout,
       `kiro-learn collector (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; killed it`,

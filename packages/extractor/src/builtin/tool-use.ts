@@ -146,9 +146,19 @@ function outcome(response: unknown): Pick<ToolUse, 'ok' | 'exitCode' | 'output'>
   return { ok, output: parts.join('\n'), ...(exitCode === undefined ? {} : { exitCode }) };
 }
 
+/** The edits of a multi-edit call (Claude Code's `MultiEdit`: `edits: [{old_string, new_string}]`), joined. */
+function multiEdit(input: Dict): { before?: string; after?: string } {
+  if (!Array.isArray(input.edits)) return {};
+  const edits = input.edits.filter(isDict);
+  const join = (key: string, alt: string) =>
+    edits.flatMap((edit) => str(edit[key]) ?? str(edit[alt]) ?? []).join('\n') || undefined;
+  return { before: join('old_string', 'old_str'), after: join('new_string', 'new_str') };
+}
+
 function changeOf(name: string, input: Dict): ToolUse['change'] {
-  const before = str(input.old_str) ?? str(input.old_string) ?? str(input.oldStr);
-  const after = str(input.new_str) ?? str(input.new_string) ?? str(input.newStr);
+  const multi = multiEdit(input);
+  const before = str(input.old_str) ?? str(input.old_string) ?? str(input.oldStr) ?? multi.before;
+  const after = str(input.new_str) ?? str(input.new_string) ?? str(input.newStr) ?? multi.after;
   const content = str(input.file_text) ?? str(input.content);
   const kind = str(input.command) ?? name;
   if (before !== undefined || after !== undefined)
@@ -171,7 +181,8 @@ export function readToolUse(event: Event): ToolUse | undefined {
   const classified = named === 'other' && str(input.command) !== undefined ? 'command' : named;
   const projectPath = event.source.project_path;
   const purpose = str(input.summary) ?? str(input.description) ?? str(input.explanation);
-  const command = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const rawCommand = classified === 'command' ? (str(input.command) ?? str(input.cmd)) : undefined;
+  const command = rawCommand === undefined ? undefined : withinProject(rawCommand, projectPath);
   const touched = [...new Set(paths(input, response).map((path) => relative(path, projectPath)))];
   const files = touched.filter((path) => !isOutsidePath(path));
   // A write with no file of the project (a to-do list, a scratch file in /tmp) wrote nothing
@@ -186,6 +197,24 @@ export function readToolUse(event: Event): ToolUse | undefined {
     ...(command ? { command: oneLine(command) } : {}),
     ...(purpose ? { purpose: oneLine(purpose) } : {}),
     ...(action === 'write' ? { change: changeOf(name, input) } : {}),
-    ...outcome(response),
+    ...inProject(outcome(response), projectPath),
   };
+}
+
+/**
+ * Text with the project's own absolute path made relative (`python /home/dev/src/shop/a.py`
+ * → `python a.py`): the same command reads the same in every checkout, and a record does not
+ * carry the user's home directory.
+ */
+export function withinProject(text: string, projectPath: string | undefined): string {
+  const root = projectPath?.replace(/\/+$/, '');
+  if (!root || root.length < 2) return text;
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text
+    .replace(new RegExp(`(?<![\\w./-])${escaped}/`, 'g'), '')
+    .replace(new RegExp(`(?<![\\w./-])${escaped}(?=$|[\\s'"\`:;,)])`, 'gm'), '.');
+}
+
+function inProject<T extends { output: string }>(result: T, projectPath: string | undefined): T {
+  return { ...result, output: withinProject(result.output, projectPath) };
 }

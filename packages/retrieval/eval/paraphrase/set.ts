@@ -1,5 +1,10 @@
-import { readFileSync } from 'node:fs';
-import type { ObservationType } from '@kiro-learn/schema';
+import {
+  type LabelledPrompt,
+  type LabelledRecord,
+  type RecordRow,
+  readData,
+  recordOfRow,
+} from '../labelled.ts';
 
 /**
  * The paraphrase set: memory records of six made-up projects and the prompts people type
@@ -48,58 +53,23 @@ export const TAGS: readonly Tag[] = [
   'recency',
 ];
 
-export interface SetRecord {
-  /** Unique across the set; prompts point at it. */
-  key: string;
+export interface SetRecord extends LabelledRecord {
   project: ParaphraseProject;
-  type: ObservationType;
-  title: string;
-  summary: string;
-  facts: string[];
-  concepts: string[];
-  files: string[];
-  /** Age at the eval's clock. */
-  daysAgo: number;
   /** The older record this one supersedes (`recency` prompts want this one, not that). */
   supersedes?: string;
 }
 
-export interface SetPrompt {
+export interface SetPrompt extends LabelledPrompt {
   project: ParaphraseProject;
   tags: Tag[];
-  prompt: string;
-  /** Keys of the records that answer it. */
-  relevant: string[];
 }
 
-/** [key, type, title, summary, facts, concepts, files, daysAgo, supersedes?] */
-export type RecordRow = [
-  string,
-  ObservationType,
-  string,
-  string,
-  string[],
-  string[],
-  string[],
-  number,
-  string?,
-];
+export type { RecordRow };
 /** [tags, prompt, relevant keys] */
 export type PromptRow = [Tag[], string, string[]];
 
 export function records(project: ParaphraseProject, rows: RecordRow[]): SetRecord[] {
-  return rows.map(([key, type, title, summary, facts, concepts, files, daysAgo, supersedes]) => ({
-    key,
-    project,
-    type,
-    title,
-    summary,
-    facts,
-    concepts,
-    files,
-    daysAgo,
-    ...(supersedes === undefined ? {} : { supersedes }),
-  }));
+  return rows.map((row) => recordOfRow(project, row));
 }
 
 export function prompts(project: ParaphraseProject, rows: PromptRow[]): SetPrompt[] {
@@ -118,8 +88,6 @@ export function loadProject(project: ParaphraseProject): {
   records: SetRecord[];
   prompts: SetPrompt[];
 } {
-  const file = JSON.parse(
-    readFileSync(new URL(`./${project}.json`, import.meta.url), 'utf8'),
-  ) as ProjectFile;
+  const file = readData<ProjectFile>(import.meta.url, project);
   return { records: records(project, file.records), prompts: prompts(project, file.prompts) };
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import type { ObservationType } from '@kiro-learn/schema';
+import { type LabelledPrompt, type LabelledRecord, readData } from '../labelled.ts';
 
 /**
  * The turns set: multi-turn conversations with a coding agent (and two with a personal
@@ -72,26 +71,16 @@ export interface Session {
   turns: Turn[];
 }
 
-export interface TurnsRecord {
-  key: string;
+export interface TurnsRecord extends LabelledRecord {
   project: TurnsProject;
-  type: ObservationType;
-  title: string;
-  summary: string;
-  facts: string[];
-  concepts: string[];
-  files: string[];
-  daysAgo: number;
   questions: string[];
   /** Session the turn belongs to (the eval's current-session rules read it). */
   session: string;
 }
 
-export interface TurnsPrompt {
+export interface TurnsPrompt extends LabelledPrompt {
   project: TurnsProject;
   tags: TurnsTag[];
-  prompt: string;
-  relevant: string[];
 }
 
 function firstSentence(text: string, max = 120): string {
@@ -160,9 +149,7 @@ export function loadProject(project: TurnsProject): {
   records: TurnsRecord[];
   prompts: TurnsPrompt[];
 } {
-  const file = JSON.parse(
-    readFileSync(new URL(`./${project}.json`, import.meta.url), 'utf8'),
-  ) as ProjectFile;
+  const file = readData<ProjectFile>(import.meta.url, project);
   return {
     records: sessions(project, [...file.more, ...file.sessions]),
     prompts: prompts(project, file.prompts),

@@ -37,6 +37,40 @@ export type ClaudeGroup = {
   }[];
 };
 
+/** One kiro-learn hook of a Claude-style group. */
+export type ClaudeHook = ClaudeGroup['hooks'][number];
+
+/**
+ * Claude-style groups for kiro-learn's hooks: one group an event, with the event's
+ * matcher (`undefined`: none) and `hook(event)` as its one hook.
+ */
+export function claudeGroups(
+  events: Readonly<Record<string, string | undefined>>,
+  hook: (event: string) => ClaudeHook,
+): Record<string, ClaudeGroup> {
+  return Object.fromEntries(
+    Object.entries(events).map(([event, matcher]): [string, ClaudeGroup] => [
+      event,
+      { ...(matcher ? { matcher } : {}), hooks: [hook(event)] },
+    ]),
+  );
+}
+
+/**
+ * A settings file that holds both the hooks and the MCP servers (Gemini CLI, Augment):
+ * kiro-learn's hook groups merged in, and the server when `mcp` is given.
+ */
+export const mergeHooksAndMcp =
+  (groups: Record<string, ClaudeGroup>, mcp: McpLaunch | undefined) =>
+  (settings: Record<string, unknown>, shown: string): Record<string, unknown> => {
+    const withHooks = mergeClaudeHooks(settings, groups, shown);
+    return mcp ? mergeMcp(withHooks, mcp, shown) : withHooks;
+  };
+
+/** Such a settings file without kiro-learn's hooks and MCP server. */
+export const withoutHooksAndMcp = (settings: Record<string, unknown>): Record<string, unknown> =>
+  withoutMcp(withoutClaudeHooks(settings));
+
 /** Claude Code settings with kiro-learn's hook groups appended (after removing old ones). */
 export function mergeClaudeHooks(
   settings: Record<string, unknown>,

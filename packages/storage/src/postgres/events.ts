@@ -2,7 +2,7 @@ import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
 import type { EventHead, EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { eventJson } from '../portable.js';
+import { eventJson, eventOfJson } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import type { PgEventBatcher } from './event-batcher.js';
 
@@ -26,10 +26,7 @@ export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): Omit<EventSto
       return batcher.put(event, options);
     },
 
-    async getEvent(eventId) {
-      const json = await getEventJson(eventId);
-      return json === undefined ? undefined : (JSON.parse(json) as Event);
-    },
+    getEvent: async (eventId) => eventOfJson(await getEventJson(eventId)),
 
     getEventJson,
 

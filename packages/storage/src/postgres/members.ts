@@ -1,5 +1,6 @@
 import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { listMemberRows } from '../portable.js';
 import { memberOf, memberOfRow } from '../rows.js';
 import { hasNul, now, type PgContext } from './context.js';
 
@@ -31,13 +32,7 @@ export function pgMembers(ctx: PgContext): MemberStore {
 
     async listMembers() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('members')
-        .select(COLUMNS)
-        .orderBy('team')
-        .orderBy('name')
-        .execute();
-      return rows.map(memberOfRow);
+      return listMemberRows(db);
     },
 
     async removeMember(name) {

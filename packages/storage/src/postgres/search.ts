@@ -107,18 +107,37 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
    * postings budget); in a large index its count comes from ANALYZE's statistics instead.
    */
   function throughIndex<T>(statement: (trx: Kysely<PgTables>) => Promise<T>): Promise<T> {
-    return db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-      return statement(trx);
+    return db.connection().execute(async (connection) => {
+      // The transaction and its setting in one round trip (a query without parameters may
+      // hold several statements): under load every round trip waits for both processes.
+      await sql.raw('BEGIN; SET LOCAL enable_seqscan = off').execute(connection);
+      let result: T;
+      try {
+        result = await statement(connection);
+      } catch (error) {
+        await sql
+          .raw('ROLLBACK')
+          .execute(connection)
+          .catch(() => undefined);
+        throw error;
+      }
+      await sql.raw('COMMIT').execute(connection);
+      return result;
     });
   }
 
-  /** Lexemes of each word (an empty list for PostgreSQL's own stop words). */
-  async function lexemesOf(words: readonly string[]): Promise<string[][]> {
-    const { rows } = await sql<{ i: string; lexemes: string[] }>`
-      SELECT w.i, tsvector_to_array(to_tsvector(${CONFIG}::regconfig, w.word)) AS lexemes
+  /**
+   * Lexemes of each word (an empty list for PostgreSQL's own stop words), and the number of
+   * records, in one round trip.
+   */
+  async function lexemesOf(
+    words: readonly string[],
+  ): Promise<{ lexemes: string[][]; totalDocs: number }> {
+    const { rows } = await sql<{ i: string; lexemes: string[]; n: string | null }>`
+      SELECT w.i, tsvector_to_array(to_tsvector(${CONFIG}::regconfig, w.word)) AS lexemes,
+        (SELECT sum(memories) FROM namespace_counts) AS n
       FROM unnest(${words}::text[]) WITH ORDINALITY AS w(word, i) ORDER BY w.i`.execute(db);
-    return rows.map((row) => row.lexemes);
+    return { lexemes: rows.map((row) => row.lexemes), totalDocs: Number(rows[0]?.n ?? 0) };
   }
 
   /**
@@ -170,9 +189,21 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     return result;
   }
 
-  function filters(query: SearchOptions) {
+  /**
+   * The filters as `AND …` over `memory_records r`. `matched`: the full-text match already
+   * holds the namespace's lexeme, so the namespace is compared on the matched rows only
+   * (`IS TRUE` keeps the planner from also reading every record of the project through
+   * the namespace index to intersect with the match).
+   */
+  function filters(query: SearchOptions, matched = false) {
     const parts = [];
-    if (query.namespace !== undefined) parts.push(sql`AND r.namespace = ${query.namespace}`);
+    if (query.namespace !== undefined) {
+      parts.push(
+        matched
+          ? sql`AND (r.namespace = ${query.namespace}) IS TRUE`
+          : sql`AND r.namespace = ${query.namespace}`,
+      );
+    }
     if (query.observationType !== undefined)
       parts.push(sql`AND r.observation_type = ${query.observationType}`);
     if (query.current === true) parts.push(sql`AND r.superseded_by IS NULL`);
@@ -219,18 +250,8 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
       if ([query.namespace, query.file].some((key) => key !== undefined && hasNul(key))) {
         return [];
       }
-      const totalDocs = Number(
-        (
-          await db
-            .selectFrom('namespace_counts')
-            .select((eb) => eb.fn.sum<string>('memories').as('n'))
-            .executeTakeFirst()
-        )?.n ?? 0,
-      );
-      const [lexemes, common] = await Promise.all([
-        lexemesOf(words),
-        settings.termStats.common(totalDocs),
-      ]);
+      const { lexemes, totalDocs } = await lexemesOf(words);
+      const common = await settings.termStats.common(totalDocs);
       // term (its lexemes) → tsquery text
       const terms = new Map<string, string>();
       const termOf: Array<string | undefined> = [];
@@ -288,7 +309,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           sql<PgRecordRow & { score: number }>`
           SELECT ${recordColumns('r')}, (${score}) AS score
           FROM memory_records r
-          WHERE (r.search @@ ${match}::tsquery${asked}) ${filters(query)}
+          WHERE (r.search @@ ${match}::tsquery${asked}) ${filters(query, true)}
           ORDER BY score DESC, r.record_id DESC
           LIMIT ${query.limit}`.execute(trx),
         );

@@ -1,7 +1,7 @@
 import type { Event } from '@kiro-learn/schema';
 import type { EventHead, EventStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { eventJson } from '../portable.js';
+import { eventJson, eventOfJson } from '../portable.js';
 import { byteLength, now, type SqliteContext } from './context.js';
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
@@ -40,10 +40,7 @@ export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'
       });
     },
 
-    async getEvent(eventId) {
-      const json = await getEventJson(eventId);
-      return json === undefined ? undefined : (JSON.parse(json) as Event);
-    },
+    getEvent: async (eventId) => eventOfJson(await getEventJson(eventId)),
 
     getEventJson,
 

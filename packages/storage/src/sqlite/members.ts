@@ -1,5 +1,6 @@
 import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { listMemberRows } from '../portable.js';
 import { memberOf, memberOfRow } from '../rows.js';
 import { now, type SqliteContext } from './context.js';
 
@@ -26,13 +27,7 @@ export function sqliteMembers(ctx: SqliteContext): MemberStore {
 
     async listMembers() {
       ctx.ensureOpen();
-      const rows = await db
-        .selectFrom('members')
-        .select(['name', 'team', 'role', 'created_at'])
-        .orderBy('team')
-        .orderBy('name')
-        .execute();
-      return rows.map(memberOfRow);
+      return listMemberRows(db);
     },
 
     async removeMember(name) {

@@ -37,7 +37,9 @@ export interface BufferStore {
 }
 
 export interface PendingEntry {
+  /** The project the event belongs to (exact namespace). */
   namespace: string;
+  /** The pending event. */
   eventId: string;
   /** The event's size as stored, in bytes (what the buffer's triggers count). */
   bytes: number;
@@ -46,6 +48,7 @@ export interface PendingEntry {
 }
 
 export interface PendingSummary {
+  /** The project (exact namespace). */
   namespace: string;
   /** Entries pending. */
   count: number;
@@ -58,6 +61,7 @@ export interface PendingSummary {
 }
 
 export interface ExtractionCommit {
+  /** The project whose pending entries the extraction took. */
   namespace: string;
   /** The records extracted (stored, or replaced by id). */
   records: readonly MemoryRecord[];

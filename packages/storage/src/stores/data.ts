@@ -75,8 +75,11 @@ export interface ForgetOptions {
 
 /** How much a forget or prune deleted (or would delete). */
 export interface ForgetCounts {
+  /** Stored events. */
   events: number;
+  /** Memory records (copies of teammates' records included). */
   records: number;
+  /** Pending-buffer entries, parked ones included. */
   pending: number;
   /** Retrieval and extraction log lines. */
   logs: number;
@@ -100,7 +103,9 @@ export interface ScanPage<T> {
 
 /** An event as stored: its JSON text byte for byte, and when it arrived. */
 export interface StoredEvent {
+  /** The event as stored, byte for byte. */
   json: string;
+  /** ISO time it arrived (an import keeps the exported time). */
   receivedAt: string;
 }
 

@@ -62,9 +62,13 @@ export interface ListEventsOptions {
 
 /** Where and when an event happened, without its body (getEventHeads). */
 export interface EventHead {
+  /** The event. */
   eventId: string;
+  /** Its project (exact namespace). */
   namespace: string;
+  /** The agent session it came from. */
   sessionId: string;
+  /** prompt, tool_use, session_summary or note. */
   kind: EventKind;
   /** The event's `valid_time`. */
   validTime: string;
@@ -79,7 +83,9 @@ export interface EventPage {
 
 /** An event some process stored (watchEvents). */
 export interface StoredEventNotice {
+  /** The event stored. */
   eventId: string;
+  /** Its project (exact namespace). */
   namespace: string;
   /**
    * The event itself, when it fitted in the notice (PostgreSQL's NOTIFY payload holds at

@@ -22,7 +22,9 @@ export interface LogQuery {
 }
 
 export interface RetrievalLogInput {
+  /** The project searched (exact namespace). */
   namespace: string;
+  /** The agent session the prompt came from. */
   sessionId?: string;
   /** The prompt event the context was for. */
   eventId?: string;
@@ -32,6 +34,7 @@ export interface RetrievalLogInput {
   recordIds: string[];
   /** Their ranking scores, in the same order. */
   scores: number[];
+  /** How long the retrieval took, in milliseconds. */
   latencyMs: number;
   /** The latency budget expired before the search finished. */
   timedOut: boolean;
@@ -42,14 +45,18 @@ export interface RetrievalLogInput {
 }
 
 export interface RetrievalLogEntry extends RetrievalLogInput {
+  /** Grows with every line (LogQuery.afterId pages by it). */
   id: number;
+  /** ISO time it was logged. */
   createdAt: string;
 }
 
 export interface ExtractionLogInput {
+  /** The project extracted (exact namespace). */
   namespace: string;
   /** Which extractor ran (`acp:<agent>`, `builtin`, …). */
   extractor: string;
+  /** `ok`: records stored; `skipped`: the batch gave no record; `failed`: see `error`. */
   status: 'ok' | 'skipped' | 'failed';
   /** Events in the batch. */
   batchSize: number;
@@ -57,6 +64,7 @@ export interface ExtractionLogInput {
   records: number;
   /** Tries it took (garbage output is retried). */
   attempts: number;
+  /** How long the run took, in milliseconds. */
   durationMs: number;
   /** Why it failed or was skipped. */
   error?: string;
@@ -65,5 +73,6 @@ export interface ExtractionLogInput {
 }
 
 export interface ExtractionLogEntry extends ExtractionLogInput {
+  /** Grows with every line (LogQuery.afterId pages by it). */
   id: number;
 }

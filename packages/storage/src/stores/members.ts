@@ -33,6 +33,7 @@ export interface NewMember {
   name: string;
   /** Default `default`. */
   team?: string;
+  /** `member`, or `admin` (may change and delete any record of the team). */
   role: Member['role'];
   /** SHA-256 of the member's token, lower-case hex. */
   tokenHash: string;

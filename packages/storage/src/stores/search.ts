@@ -11,10 +11,15 @@ export interface SearchStore {
 
 /** BM25 weights per indexed column; larger counts more. */
 export interface ColumnWeights {
+  /** The record's title. */
   title: number;
+  /** Its summary. */
   summary: number;
+  /** Its facts. */
   facts: number;
+  /** Its concepts. */
   concepts: number;
+  /** The files it touched. */
   files: number;
   /** The questions a record answers (`questions`): meant to count less than the others. */
   questions: number;
@@ -38,6 +43,7 @@ export interface SearchOptions {
 }
 
 export interface SearchHit {
+  /** The record found. */
   record: MemoryRecord;
   /** Higher is better (negated BM25; LIKE fallback hits score by matched terms). */
   score: number;

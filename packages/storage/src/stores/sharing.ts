@@ -40,6 +40,7 @@ export const TEAM_RECORD_COPIES = 2000;
 
 /** A namespace whose records go to the team server. */
 export interface TeamShare {
+  /** The shared project (exact namespace). */
   namespace: string;
   /** The project id the team server files them under (the namespace's project part). */
   projectId: string;
@@ -51,8 +52,11 @@ export interface TeamShare {
 export interface OutboxEntry {
   /** Position in the outbox; grows with every write, so it is the record's revision too. */
   seq: number;
+  /** The record written. */
   recordId: string;
+  /** Its namespace on this machine. */
   namespace: string;
+  /** The project id the team server files it under. */
   projectId: string;
   /** `put`: send the record as it is now (when it still exists); `delete`: delete it there. */
   op: 'put' | 'delete';
@@ -60,10 +64,12 @@ export interface OutboxEntry {
   queuedAt: string;
   /** Failed pushes so far. */
   attempts: number;
+  /** Why the last push failed. */
   lastError?: string;
 }
 
 export interface OutboxSummary {
+  /** Entries waiting. */
   count: number;
   /** ISO time the oldest entry was queued. */
   oldestAt?: string;
@@ -72,9 +78,11 @@ export interface OutboxSummary {
 }
 
 export interface NewTeamRecordCopy {
+  /** A teammate's record as the team server returned it. */
   record: MemoryRecord;
   /** The member who shared it. */
   author: string;
+  /** The project it was shared to. */
   projectId: string;
 }
 

@@ -31,6 +31,7 @@ export interface TeamStore {
 export interface TeamRecordWrite {
   /** The record, its namespace already the team's (the caller builds it). */
   record: MemoryRecord;
+  /** The pushing member's team. */
   team: string;
   /** The pushing member. */
   member: string;
@@ -56,7 +57,9 @@ export type TeamWriteOutcome =
   | { status: 'gone'; deletedAt: string };
 
 export interface TeamRecordDelete {
+  /** The record to delete. */
   recordId: string;
+  /** The deleting member's team. */
   team: string;
   /** The deleting member. */
   member: string;
@@ -66,10 +69,13 @@ export interface TeamRecordDelete {
 
 /** Who shared a record, in which team, at which revision. */
 export interface TeamRecordInfo {
+  /** The record. */
   recordId: string;
+  /** The team it was shared in. */
   team: string;
   /** The member who first pushed it. */
   author: string;
+  /** The revision stored (the highest pushed). */
   revision: number;
   /** ISO time of the last stored push. */
   updatedAt: string;

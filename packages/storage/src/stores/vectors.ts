@@ -31,7 +31,9 @@ export interface VectorStore {
 
 /** A record's embedding. */
 export interface RecordVector {
+  /** The record embedded. */
   recordId: string;
+  /** Its embedding, by the model putVectors names. */
   vector: Float32Array;
 }
 

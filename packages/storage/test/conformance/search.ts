@@ -1,3 +1,4 @@
+import { HOSTILE_TEXTS } from '@kiro-learn/test-harness/records';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NS, record } from '../helpers.js';
@@ -244,22 +245,7 @@ export function searchConformance({ open }: BackendFactory): void {
       await storage.putRecord(
         record({ title: 'NEAR the AND of OR', summary: 'quotes " and parens ( ) and * ^ : here' }),
       );
-      const fixed = [
-        '"',
-        '""',
-        '(',
-        ')',
-        'NEAR(a b)',
-        'a AND',
-        'OR OR',
-        '*',
-        '^x',
-        'col:term',
-        '\u0000',
-        '\ud800',
-        'x'.repeat(20_000),
-        '"unclosed',
-      ];
+      const fixed = HOSTILE_TEXTS;
       const arbitrary = fc.oneof(
         fc.string({ unit: 'binary', maxLength: 300 }),
         fc.constantFrom(...fixed),

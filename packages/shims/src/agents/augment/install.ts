@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import { type FileChange, merged, owned, unmerged } from '../../init/files.js';
 import type { AgentInstaller, InstallContext } from '../../init/installer.js';
-import {
-  type ClaudeGroup,
-  mergeClaudeHooks,
-  mergeMcp,
-  withoutClaudeHooks,
-  withoutMcp,
-} from '../../init/merge.js';
+import { claudeGroups, mergeHooksAndMcp, withoutHooksAndMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
 const HOOKS: Record<string, string | undefined> = {
@@ -38,23 +32,13 @@ export const augmentInstaller: AgentInstaller = {
   install(ctx) {
     const script = scriptFile(ctx);
     const timeout = (HOOK_TIMEOUT_SECONDS.augment ?? 10) * 1000; // milliseconds
-    const groups = Object.fromEntries(
-      Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
-        event,
-        {
-          ...(matcher ? { matcher } : {}),
-          hooks: [
-            {
-              type: 'command',
-              command: script,
-              timeout,
-              // Stop carries the turn's answer only when asked for the conversation.
-              ...(event === 'Stop' ? { metadata: { includeConversationData: true } } : {}),
-            },
-          ],
-        },
-      ]),
-    );
+    const groups = claudeGroups(HOOKS, (event) => ({
+      type: 'command',
+      command: script,
+      timeout,
+      // Stop carries the turn's answer only when asked for the conversation.
+      ...(event === 'Stop' ? { metadata: { includeConversationData: true } } : {}),
+    }));
     const changes: FileChange[] = [
       owned(
         script,
@@ -66,10 +50,7 @@ export const augmentInstaller: AgentInstaller = {
       merged(
         settingsFile(ctx),
         ctx.show,
-        (value, shown) => {
-          const withHooks = mergeClaudeHooks(value, groups, shown);
-          return ctx.mcp ? mergeMcp(withHooks, ctx.mcpServer(false), shown) : withHooks;
-        },
+        mergeHooksAndMcp(groups, ctx.mcp ? ctx.mcpServer(false) : undefined),
         ctx.scope === 'global'
           ? 'adds kiro-learn hooks and the MCP server (every project)'
           : 'adds kiro-learn hooks and the MCP server (personal, not committed)',
@@ -83,7 +64,7 @@ export const augmentInstaller: AgentInstaller = {
     unmerged(
       settingsFile(ctx),
       ctx.show,
-      (value) => withoutMcp(withoutClaudeHooks(value)),
+      withoutHooksAndMcp,
       'removes kiro-learn hooks and the MCP server',
     ),
 };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { merged, unmerged } from '../../init/files.js';
 import type { AgentInstaller, InstallContext } from '../../init/installer.js';
 import {
-  type ClaudeGroup,
+  claudeGroups,
   mergeClaudeHooks,
   mergeMcp,
   withoutClaudeHooks,
@@ -36,16 +36,12 @@ export const claudeCodeInstaller: AgentInstaller = {
   scripts: () => ['claude-code'],
   install(ctx) {
     const command = ctx.hookCommand('claude-code', [], false);
-    const groups = Object.fromEntries(
-      Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
-        event,
-        {
-          ...(matcher ? { matcher } : {}),
-          // Declared on every hook: without one, SessionEnd is cancelled after 1.5 s.
-          hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS['claude-code'] }],
-        },
-      ]),
-    );
+    // A timeout declared on every hook: without one, SessionEnd is cancelled after 1.5 s.
+    const groups = claudeGroups(HOOKS, () => ({
+      type: 'command',
+      command,
+      timeout: HOOK_TIMEOUT_SECONDS['claude-code'],
+    }));
     const changes = [
       merged(
         settingsFile(ctx),

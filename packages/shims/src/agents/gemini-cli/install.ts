@@ -1,13 +1,7 @@
 import { join } from 'node:path';
 import { merged, unmerged } from '../../init/files.js';
 import type { AgentInstaller, InstallContext } from '../../init/installer.js';
-import {
-  type ClaudeGroup,
-  mergeClaudeHooks,
-  mergeMcp,
-  withoutClaudeHooks,
-  withoutMcp,
-} from '../../init/merge.js';
+import { claudeGroups, mergeHooksAndMcp, withoutHooksAndMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
 const HOOKS: Record<string, string | undefined> = {
@@ -34,31 +28,18 @@ export const geminiInstaller: AgentInstaller = {
   install(ctx) {
     const portable = ctx.scope === 'project';
     const command = ctx.hookCommand('gemini-cli', [], portable);
-    const groups = Object.fromEntries(
-      Object.entries(HOOKS).map(([event, matcher]): [string, ClaudeGroup] => [
-        event,
-        // Gemini CLI's timeout is in milliseconds.
-        {
-          ...(matcher ? { matcher } : {}),
-          hooks: [
-            {
-              type: 'command',
-              command,
-              name: 'kiro-learn',
-              timeout: (HOOK_TIMEOUT_SECONDS['gemini-cli'] ?? 10) * 1000,
-            },
-          ],
-        },
-      ]),
-    );
+    const groups = claudeGroups(HOOKS, () => ({
+      type: 'command',
+      command,
+      name: 'kiro-learn',
+      // Gemini CLI's timeout is in milliseconds.
+      timeout: (HOOK_TIMEOUT_SECONDS['gemini-cli'] ?? 10) * 1000,
+    }));
     return [
       merged(
         settingsFile(ctx),
         ctx.show,
-        (value, shown) => {
-          const withHooks = mergeClaudeHooks(value, groups, shown);
-          return ctx.mcp ? mergeMcp(withHooks, ctx.mcpServer(portable), shown) : withHooks;
-        },
+        mergeHooksAndMcp(groups, ctx.mcp ? ctx.mcpServer(portable) : undefined),
         ctx.mcp ? 'adds kiro-learn hooks and the MCP server' : 'adds kiro-learn hooks',
       ),
     ];
@@ -67,7 +48,7 @@ export const geminiInstaller: AgentInstaller = {
     unmerged(
       settingsFile(ctx),
       ctx.show,
-      (value) => withoutMcp(withoutClaudeHooks(value)),
+      withoutHooksAndMcp,
       'removes kiro-learn hooks and the MCP server',
     ),
 };

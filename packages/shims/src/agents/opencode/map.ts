@@ -18,6 +18,14 @@ const sessionError: ClaudeShapedHook = (h, p) => {
 };
 
 /**
+ * A session starts. The plugin cannot hand OpenCode context before the first message, and
+ * drops what this hook prints: no overview is asked for, so none is counted as shown and
+ * the first prompt's own context is whole.
+ */
+const sessionCreated: ClaudeShapedHook = (h) =>
+  h.hook({ kind: 'note', body: { type: 'json', data: { hook: 'session.created' } } });
+
+/**
  * OpenCode, through kiro-learn's plugin: the plugin's events arrive Claude-shaped (it
  * builds the payloads), under OpenCode's event names. `session.idle` ends the turn; its
  * answer is rebuilt from the turn's events.
@@ -25,7 +33,7 @@ const sessionError: ClaudeShapedHook = (h, p) => {
 export const mapOpenCode: (input: Pick<MapInput, 'payload'>) => MapResult = claudeShaped(
   'opencode',
   {
-    'session.created': on.sessionStart,
+    'session.created': sessionCreated,
     'chat.message': on.prompt,
     'tool.execute.after': toolExecuteAfter,
     'session.idle': on.turnBoundary,

@@ -1,0 +1,127 @@
+/**
+ * A real collector for the end-to-end evals: the built CLI (`apps/collector/dist/cli.js`,
+ * `./pnpmw --filter kiro-learn build`) started in the foreground in a fresh data dir on a
+ * free loopback port, spoken to over HTTP only. Spawned by path, not imported: retrieval
+ * sits below the collector in the dependency order, and the eval must see exactly what a
+ * user's hooks see.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const CLI = resolve(
+  new URL('../../../apps/collector/dist/cli.js', import.meta.url).pathname,
+);
+
+export interface Collector {
+  port: number;
+  home: string;
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body: unknown): Promise<T>;
+  /** Waits until no project has pending events or a running extraction. */
+  settle(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts a collector (built-in extractor, semantic search as configured) and waits until it
+ * answers and, unless semantic search is off, until the model has loaded.
+ */
+export async function startCollector(env: Record<string, string> = {}): Promise<Collector> {
+  if (!existsSync(CLI)) {
+    throw new Error(`${CLI} is missing: run ./pnpmw --filter kiro-learn build first`);
+  }
+  const home = mkdtempSync(join(tmpdir(), 'kiro-learn-eval-collector-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--foreground'], {
+    env: {
+      ...process.env,
+      HOME: home,
+      KIRO_LEARN_HOME: join(home, 'data'),
+      KIRO_LEARN_PORT: String(port),
+      KIRO_LEARN_ACTOR: 'eval',
+      KIRO_LEARN_EXTRACTOR: 'builtin',
+      // The eval measures ranking, not this machine's load.
+      KIRO_LEARN_RETRIEVAL_BUDGET_MS: '20000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const answer = async <T>(res: Response, what: string): Promise<T> => {
+    if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const get = async <T>(path: string) => answer<T>(await fetch(base + path), `GET ${path}`);
+  const post = async <T>(path: string, body: unknown) =>
+    answer<T>(
+      await fetch(base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      `POST ${path}`,
+    );
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the collector exited: ${output}`);
+    if (i > 2400) throw new Error(`the collector did not answer in 2 minutes: ${output}`);
+    try {
+      const status = await get<{ semantic?: { state?: string } }>('/v1/status');
+      const state = status.semantic?.state;
+      if (state === 'failed') throw new Error(`the embedding model failed to load: ${output}`);
+      if (state !== 'loading') break;
+    } catch (error) {
+      if (error instanceof Error && error.message.includes('failed to load')) throw error;
+    }
+    await sleep(50);
+  }
+  return {
+    port,
+    home,
+    get,
+    post,
+    async settle(timeoutMs = 300_000) {
+      const deadline = Date.now() + timeoutMs;
+      let quiet = 0;
+      while (Date.now() < deadline) {
+        const status = await get<{
+          projects?: Array<{ pendingEvents: number; extracting: boolean }>;
+        }>('/v1/status');
+        const busy = (status.projects ?? []).some((p) => p.pendingEvents > 0 || p.extracting);
+        quiet = busy ? 0 : quiet + 1;
+        if (quiet >= 3) return;
+        await sleep(100);
+      }
+      throw new Error(`extraction did not settle within ${timeoutMs} ms`);
+    },
+    async stop() {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(20_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
