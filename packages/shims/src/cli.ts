@@ -1,10 +1,8 @@
 import { writeSync } from 'node:fs';
 import { HOOK_ENTRIES } from './agents/entries.js';
-import { SHIM_SURFACES, type ShimSurface } from './hook.js';
+import { MAX_STDIN_BYTES, SHIM_SURFACES, type ShimSurface } from './hook.js';
 import { captureDisabled, runHook } from './run.js';
 
-/** Payloads bigger than this are not read into memory. */
-const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 /** An agent that never closes stdin must not hold the hook open. */
 const STDIN_TIMEOUT_MS = 3000;
 

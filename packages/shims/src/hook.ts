@@ -16,6 +16,12 @@ export const SHIM_SURFACES = [
 ] as const;
 export type ShimSurface = (typeof SHIM_SURFACES)[number];
 
+/**
+ * The most a hook reads of its stdin; a bigger payload records nothing. The shim keeps no
+ * more in memory, and the launcher's fast path writes no more to its copy on disk.
+ */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
+
 /** One hook invocation, understood: what to record and how to answer. */
 export interface HookEvent {
   /** Surface recorded in the event's `source`. */

@@ -725,6 +725,30 @@ describe.skipIf(!curl)('when the fast path cannot be taken', () => {
     await storedOnce('sess-no-curl');
   });
 
+  it('keeps no more than 64 MiB of a payload on disk (an agent streaming gigabytes fills no disk)', async () => {
+    const closed = await freePort();
+    const side = sideWith('huge', { pid: 1, host: '127.0.0.1', port: closed, hooks: true });
+    // The hook script the launcher falls back to, here one that says how much it was given.
+    const counted = join(side.hooks, 'counted');
+    writeFileSync(
+      join(side.hooks, 'bin', 'kiro-learn-claude-code.cjs'),
+      `let n = 0; process.stdin.on('data', (c) => { n += c.length; });
+       process.stdin.on('end', () => require('node:fs').writeFileSync(${JSON.stringify(counted)}, String(n)));`,
+    );
+    const file = join(base, 'huge.json');
+    writeFileSync(file, `{"prompt":"${'x'.repeat(70 * 1024 * 1024)}"}`);
+    try {
+      const ran = await runHook(side, 'claude-code', [], { file });
+      expect(ran).toMatchObject({ code: 0, stdout: '' });
+    } finally {
+      rmSync(file);
+    }
+    const size = Number(readFileSync(counted, 'utf8'));
+    expect(size).toBeGreaterThan(0);
+    expect(size).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(readdirSync(join(side.hooks, 'tmp'))).toEqual([]);
+  }, 120_000);
+
   it('spools when neither path reaches a collector', async () => {
     const closed = await freePort();
     const side = sideWith('down', { pid: 1, host: '127.0.0.1', port: closed, hooks: true });

@@ -116,8 +116,13 @@ export function isOutsidePath(file: string): boolean {
   return /^(\/|~\/|[A-Za-z]:[\\/])/.test(file);
 }
 
-/** An absolute path of two segments or more in text (`/home/dev/x`, `~/.claude/y`, `C:\\x\\y`), not a URL. */
-const ABSOLUTE_PATH = /(?<![\w.:/~\\-])(?:~?\/[\w.@-]+\/[\w.@/-]*|[A-Za-z]:\\[\w.@-]+\\)/;
+/**
+ * A path of a machine's file system in text: under a home, temp or system directory
+ * (`/home/dev/x`, `/Users/pete/y`, `/tmp/z`, `~/.claude/…`, `C:\\Users\\…`). Not `/dev/null`,
+ * a URL path (`/assets/app.css`) or a relative glob.
+ */
+const ABSOLUTE_PATH =
+  /(?<![\w.:/~\\-])(?:~\/|\/(?:home|Users|tmp|var|private|opt|root|mnt|Volumes|srv|usr|etc)\/|[A-Za-z]:\\)[\w.@-]+/;
 
 export function hasPathInText(record: MemoryRecord): boolean {
   return [record.title, record.summary, ...record.facts].some((text) => ABSOLUTE_PATH.test(text));

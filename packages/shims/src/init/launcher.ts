@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS } from '@kiro-learn/schema';
-import type { ShimSurface } from '../hook.js';
+import { MAX_STDIN_BYTES, type ShimSurface } from '../hook.js';
 import type { McpLaunch } from './merge.js';
 import { atLeast, type NodeChoice } from './node.js';
 import { shellQuote } from './quote.js';
@@ -137,6 +137,11 @@ export const PID_FILE_HOOKS = '"hooks":true';
  * command's own shell.
  */
 function fastPath(curl: string): string {
+  // `ulimit -f` (512-byte blocks in dash and in bash as sh) stops curl's copy of stdin at
+  // the shim's own bound: an agent that streams gigabytes for the stdin deadline fills no
+  // disk (curl ends on SIGXFSZ; the shim then reads the cut copy and records nothing, as
+  // it records nothing of a payload over that bound). A builtin in the subshell curl runs
+  // in, so it costs no process and limits nothing else.
   const { stdin, answer } = FAST_PATH_DEADLINES;
   const bin = curl.includes('/') ? shellQuote(curl) : curl;
   const found = curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`;
@@ -165,7 +170,7 @@ if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
   if [ -n "$kl_p" ] && [ "\${KIRO_LEARN_PORT:-$kl_p}" = "$kl_p" ] &&
     [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
     kl_x=1
-    kl_r=$(${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
+    kl_r=$(ulimit -f ${MAX_STDIN_BYTES / 512} 2>/dev/null; ${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
       -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
       -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
     kl_c=$?
@@ -187,7 +192,9 @@ fi
 
 /** The curl a launcher's fast path runs, from its text; undefined: it has no fast path. */
 export function launcherCurl(launcher: string): string | undefined {
-  const quoted = /kl_r=\$\(('(?:[^']|'\\'')*'|\S+) -q /.exec(launcher)?.[1];
+  const quoted = /kl_r=\$\((?:ulimit -f \d+ 2>\/dev\/null; )?('(?:[^']|'\\'')*'|\S+) -q /.exec(
+    launcher,
+  )?.[1];
   return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
 }
 
