@@ -247,3 +247,20 @@ export async function schemaFilesHolding(
   }
   return holding;
 }
+
+/** Rows of one query in a schema of the test server, on a connection of its own. */
+export async function rowsIn<T extends pg.QueryResultRow>(
+  url: string,
+  schema: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${schema}`);
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
