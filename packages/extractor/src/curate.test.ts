@@ -137,6 +137,28 @@ describe('a newer record that retires an older one (no model)', () => {
     expect(supersessionReason(b, a)).toBeUndefined();
   });
 
+  it('an answer that restates the older record retires nothing, whatever change words it copies', () => {
+    const older = record({
+      title: 'Queue moved from Redis to SQS',
+      summary: 'The jobs queue is now SQS instead of Redis; workers poll every 5 s.',
+      observation_type: 'decision',
+    });
+    // The agent answered from the memory it was given; the built-in turn record.
+    const answer = record({
+      title: 'which queue do the jobs use — Queue moved from Redis to SQS',
+      summary:
+        'Request: which queue do the jobs use?\nOutcome: Queue moved from Redis to SQS. The jobs queue is now SQS instead of Redis; workers poll every 5 s.',
+    });
+    expect(supersessionReason(answer, older)).toBeUndefined();
+    // A later turn that says something new still retires it.
+    const moved = record({
+      title: 'which queue do the jobs use — Queue moved from SQS to Kafka',
+      summary:
+        'Request: which queue do the jobs use?\nOutcome: The jobs queue is now Kafka instead of SQS.',
+    });
+    expect(supersessionReason(moved, older)).toBeDefined();
+  });
+
   it('leaves alone what is only near: the same file for another reason, or another subject', () => {
     const older = record({
       title: 'Added a cart total',

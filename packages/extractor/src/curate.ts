@@ -215,6 +215,40 @@ function statedText(record: MemoryRecord): string {
     .replace(/`[^`\n]*`/g, ' ');
 }
 
+/** A text's lower-cased word pairs, in order. */
+function wordPairs(text: string): Set<string> {
+  const words = text.toLowerCase().match(WORD) ?? [];
+  const pairs = new Set<string>();
+  for (let i = 1; i < words.length; i++) pairs.add(`${words[i - 1]} ${words[i]}`);
+  return pairs;
+}
+
+/**
+ * A turn that touched no file and answered with what the older record says (an agent
+ * answering from the memory it was given): four fifths of its answer's word pairs, beyond
+ * its request, are the older record's. Its words of change are the older record's own, so
+ * it retires nothing (asked again, the restatement would rank above the record it copied).
+ */
+function restatesOlder(newer: MemoryRecord, older: MemoryRecord): boolean {
+  if (newer.files_touched.length > 0) return false;
+  const answer = [newer.title, newer.summary.replace(/^Request:.*$/gm, ''), ...newer.facts]
+    .join('\n')
+    .replace(/^(?:Outcome|Answer):/gm, '');
+  const request = wordSet(
+    [...newer.summary.matchAll(/^Request:(.*)$/gm)].map((m) => m[1] ?? '').join('\n'),
+  );
+  const theirs = wordPairs(textOf(older));
+  let said = 0;
+  let fresh = 0;
+  for (const pair of wordPairs(answer)) {
+    const [a, b] = pair.split(' ') as [string, string];
+    if ((request.has(a) || STOP.has(a)) && (request.has(b) || STOP.has(b))) continue;
+    if (theirs.has(pair)) said++;
+    else fresh++;
+  }
+  return said >= 2 && said >= 4 * fresh;
+}
+
 /** Values an edit set, as the built-in extractor writes it: replaced `x` with `value`. */
 function setValues(record: MemoryRecord): string[] {
   return [...textOf(record).matchAll(/replaced `[^`]*` with `([^`]{2,60})`/g)].map((m) => m[1]!);
@@ -250,6 +284,7 @@ export function supersessionReason(newer: MemoryRecord, older: MemoryRecord): st
   if (newer.namespace !== older.namespace || newer.record_id === older.record_id) return undefined;
   if (newer.strategy === 'compaction' || older.strategy === 'compaction') return undefined;
   if (newer.created_at < older.created_at) return undefined;
+  if (restatesOlder(newer, older)) return undefined;
   const turn = turnOf(newer);
   if (turn !== undefined && turn === turnOf(older)) return undefined;
   if (older.observation_type === 'error') {

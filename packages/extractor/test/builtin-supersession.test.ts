@@ -248,6 +248,37 @@ describe('a later turn that undid what an earlier one did retires its record (bu
     expect(records.filter((r) => r.superseded_by !== undefined)).toEqual([]);
   });
 
+  it('reads a MultiEdit like an Edit', async () => {
+    const records = await store(
+      turn(
+        'debounce sync by 500 ms',
+        [edit('src/sync.ts', 'debounceMs: 0', 'debounceMs: 500')],
+        'Sync waits 500 ms.',
+      ),
+      turn(
+        'wait 2 s before syncing, and retry twice',
+        [
+          [
+            'MultiEdit',
+            {
+              file_path: `${PROJECT}/src/sync.ts`,
+              edits: [
+                { old_string: 'debounceMs: 500', new_string: 'debounceMs: 2000' },
+                { old_string: 'retries: 0', new_string: 'retries: 2' },
+              ],
+            },
+          ],
+        ],
+        'Sync waits 2 s and retries twice.',
+      ),
+    );
+    const older = byTitle(records, 'debounce sync');
+    expect(older.superseded_by).toBe(byTitle(records, 'wait 2 s').record_id);
+    expect(byTitle(records, 'wait 2 s').facts[0]).toMatch(
+      /^Modified src\/sync\.ts: replaced `debounceMs: 500 retries: 0` with `debounceMs: 2000 retries: 2`/,
+    );
+  });
+
   it('keeps what the turn did to the code with its record, bounded', async () => {
     const long = Array.from({ length: 300 }, (_, i) => `export const value${i} = ${i};`).join('\n');
     const [record] = await store(

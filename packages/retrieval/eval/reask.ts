@@ -345,8 +345,11 @@ async function runMode(set: EvalSet, mode: Mode, withRankers: boolean): Promise<
           a.prompt.relevant,
         ),
       );
+    const retired = stored.filter(
+      (r) => labelled.has(r.record_id) && r.superseded_by && !labelled.has(r.superseded_by),
+    ).length;
     console.log(
-      `\n${set.name} set, mode ${mode}: ${stored.length - labelled.size} records made from ${set.prompts.length} first askings`,
+      `\n${set.name} set, mode ${mode}: ${stored.length - labelled.size} records made from ${set.prompts.length} first askings; ${retired} records of the set marked superseded by one of them`,
     );
     printAskings(set, mode, [
       {
@@ -360,6 +363,22 @@ async function runMode(set: EvalSet, mode: Mode, withRankers: boolean): Promise<
         shares: shares(second, byId, labelled, firstEvents),
       },
     ]);
+    if (values.misses) {
+      const title = (id: string) => {
+        const r = byId.get(id);
+        const key = keyOf.get(id);
+        return `${key ?? 'new'}: ${(r?.title ?? '?').slice(0, 70)}`;
+      };
+      const a = scored(first);
+      const b = scored(second);
+      console.log(`\nprompts whose second asking lost recall@5 (${mode}):`);
+      for (const [i, p] of set.prompts.entries()) {
+        if (b[i]!.r5 >= a[i]!.r5) continue;
+        console.log(`  ${p.prompt}\n    want ${p.relevant.join(', ')}`);
+        console.log(`    first:  ${first[i]!.records.slice(0, 5).map(title).join(' | ')}`);
+        console.log(`    second: ${second[i]!.records.slice(0, 5).map(title).join(' | ')}`);
+      }
+    }
     if (withRankers) {
       const after = setAfter(set, stored, idOf);
       printTable(after, await runSet(after, RANKERS));
@@ -374,6 +393,7 @@ const { values } = parseArgs({
     set: { type: 'string', multiple: true },
     mode: { type: 'string', multiple: true },
     rankers: { type: 'boolean' },
+    misses: { type: 'boolean' },
   },
 });
 const sets = values.set ? SETS.filter((s) => values.set!.includes(s.name)) : SETS;

@@ -146,9 +146,19 @@ function outcome(response: unknown): Pick<ToolUse, 'ok' | 'exitCode' | 'output'>
   return { ok, output: parts.join('\n'), ...(exitCode === undefined ? {} : { exitCode }) };
 }
 
+/** The edits of a multi-edit call (Claude Code's `MultiEdit`: `edits: [{old_string, new_string}]`), joined. */
+function multiEdit(input: Dict): { before?: string; after?: string } {
+  if (!Array.isArray(input.edits)) return {};
+  const edits = input.edits.filter(isDict);
+  const join = (key: string, alt: string) =>
+    edits.flatMap((edit) => str(edit[key]) ?? str(edit[alt]) ?? []).join('\n') || undefined;
+  return { before: join('old_string', 'old_str'), after: join('new_string', 'new_str') };
+}
+
 function changeOf(name: string, input: Dict): ToolUse['change'] {
-  const before = str(input.old_str) ?? str(input.old_string) ?? str(input.oldStr);
-  const after = str(input.new_str) ?? str(input.new_string) ?? str(input.newStr);
+  const multi = multiEdit(input);
+  const before = str(input.old_str) ?? str(input.old_string) ?? str(input.oldStr) ?? multi.before;
+  const after = str(input.new_str) ?? str(input.new_string) ?? str(input.newStr) ?? multi.after;
   const content = str(input.file_text) ?? str(input.content);
   const kind = str(input.command) ?? name;
   if (before !== undefined || after !== undefined)
