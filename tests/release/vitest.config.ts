@@ -5,4 +5,8 @@ import { shared } from '../../vitest.shared.ts';
 // The README's quick start runs once, in a fresh clone, before any test file (fresh.ts).
 const globalSetup = fileURLToPath(new URL('./test/global-setup.ts', import.meta.url));
 
-export default mergeConfig(shared, defineConfig({ test: { globalSetup: [globalSetup] } }));
+// A process per test file: few files, each a long run of installed programs.
+export default mergeConfig(
+  shared,
+  defineConfig({ test: { globalSetup: [globalSetup], isolate: true } }),
+);

@@ -6,12 +6,13 @@
 // reindex of 100 000 records would take (extrapolated from a measured sample: the bench
 // says so). The record vectors are random unit vectors: the scan costs the same whatever
 // they hold, and embedding 100 000 records first would take the bench hours.
-// Prints median and p99; asserts nothing. BENCH_PROJECTS=20 spreads the records over
+// Prints median, p99 and the server's CPU time per request (all its threads, measured
+// from /proc by process.cpuUsage: steadier than latency on a shared machine); asserts nothing. BENCH_PROJECTS=20 spreads the records over
 // that many projects (the prompts still go to one of them).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEmbedder } from '@kiro-learn/embeddings';
@@ -24,7 +25,7 @@ import {
   newUlid,
 } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
-import { httpRequest, quantile, spawnServer } from './harness.ts';
+import { httpRequest, quantile, spawnServer, startIngestServer } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 100_000);
 const PROJECTS = Number(process.env['BENCH_PROJECTS'] ?? 1);
@@ -109,20 +110,30 @@ const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { median: quantile(s, 0.5), p99: quantile(s, 0.99) };
 };
-const row = (what: string, s: { median: number; p99: number }) =>
+const row = (what: string, s: { median: number; p99: number }, extra = '') =>
   console.log(
-    `  ${what.padEnd(52)}${s.median.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}`,
+    `  ${what.padEnd(52)}${s.median.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}${extra}`,
   );
 
 async function server(args: string[]) {
   const s = await spawnServer(args);
-  return { port: Number(s.first), rssMb: () => s.rssMb(), stop: () => s.stop() };
+  return {
+    port: Number(s.first),
+    rssMb: () => s.rssMb(),
+    mark: () => s.child.kill('SIGUSR2'),
+    /** Stops it; resolves to the CPU microseconds it used since `mark`. */
+    async stop() {
+      const cpu = s.nextLine();
+      await s.stop();
+      return Number(await cpu);
+    },
+  };
 }
 
 const post = async (agent: Agent, port: number, path: string, body: string) =>
   (await httpRequest(port, 'POST', path, { agent, body })).text;
 
-async function measure(port: number, namespace: string) {
+async function measure(port: number, namespace: string, mark: () => void) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const ms: number[] = [];
   let withContext = 0;
@@ -138,6 +149,7 @@ async function measure(port: number, namespace: string) {
       valid_time: new Date().toISOString(),
       source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'bench' },
     });
+    if (i === WARMUP) mark();
     const t = performance.now();
     const reply = await post(agent, port, '/v1/events?retrieve=true', body);
     if (i >= WARMUP) {
@@ -149,6 +161,7 @@ async function measure(port: number, namespace: string) {
   return { ...stats(ms), withContext };
 }
 
+const startLoad = loadavg()[0]!.toFixed(1);
 const nodeStart: number[] = [];
 for (let i = 0; i < 10; i++) {
   const t = performance.now();
@@ -189,33 +202,40 @@ try {
   await embedder.close();
   await storage.close();
 
-  const echo = await server([here('./server.ts'), 'echo']);
+  const echo = await startIngestServer('echo');
   const echoMs: number[] = [];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  for (const prompt of prompts) {
+  for (const [i, prompt] of prompts.entries()) {
+    if (i === WARMUP) echo.mark();
     const t0 = performance.now();
     await post(agent, echo.port, '/v1/events', JSON.stringify({ prompt }));
     echoMs.push(performance.now() - t0);
   }
   agent.destroy();
-  await echo.stop();
-  const results: Record<string, Awaited<ReturnType<typeof measure>> & { rss: number }> = {};
+  const echoCpu = (await echo.stop()) / REQUESTS;
+  const results: Record<
+    string,
+    Awaited<ReturnType<typeof measure>> & { rss: number; cpu: number }
+  > = {};
   for (const mode of ['lexical', 'semantic'] as const) {
     const s = await server([here('./retrieve-server.ts'), home, mode]);
-    const r = await measure(s.port, target);
-    results[mode] = { ...r, rss: s.rssMb() };
-    await s.stop();
+    const r = await measure(s.port, target, s.mark);
+    const rss = s.rssMb();
+    results[mode] = { ...r, rss, cpu: (await s.stop()) / REQUESTS };
   }
 
   console.log(
     `POST /v1/events?retrieve=true, ${RECORDS.toLocaleString('en')} records over ${PROJECTS} project(s), ${REQUESTS} prompts, one client (ms)\n`,
   );
-  console.log(`  ${'what'.padEnd(52)}${'median'.padStart(10)}${'p99'.padStart(10)}`);
+  console.log(
+    `  ${'what'.padEnd(52)}${'median'.padStart(10)}${'p99'.padStart(10)}${'server CPU/req'.padStart(16)}`,
+  );
+  const cpu = (us: number) => `${(us / 1000).toFixed(2)} ms`.padStart(16);
   row("baseline: node -e '' start-up", stats(nodeStart));
-  row('baseline: bare HTTP echo of a POST', stats(echoMs.slice(WARMUP)));
+  row('baseline: bare HTTP echo of a POST', stats(echoMs.slice(WARMUP)), cpu(echoCpu));
   row('prompt embedding alone (in this process)', stats(promptMs));
-  row('retrieve, lexical only (semantic off)', results['lexical']!);
-  row('retrieve, hybrid (semantic on)', results['semantic']!);
+  row('retrieve, lexical only (semantic off)', results['lexical']!, cpu(results['lexical']!.cpu));
+  row('retrieve, hybrid (semantic on)', results['semantic']!, cpu(results['semantic']!.cpu));
   console.log(
     `\n  prompts given context: lexical ${results['lexical']!.withContext}, hybrid ${results['semantic']!.withContext} of ${REQUESTS}`,
   );
@@ -226,7 +246,7 @@ try {
     `  record embedding: ${perSecond.toFixed(1)} records/s (sample of ${sample.length}); reindex of 100,000 records ≈ ${(100_000 / perSecond / 60).toFixed(0)} min (extrapolated from the sample)`,
   );
   console.log(
-    `  building the database: ${loadS.toFixed(0)} s; machine: ${process.arch}, Node ${process.version}, shared with other jobs`,
+    `  building the database: ${loadS.toFixed(0)} s; machine: ${process.arch}, Node ${process.version}, shared with other jobs (load average ${startLoad} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,
   );
 } finally {
   rmSync(home, { recursive: true, force: true });
