@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { summarize } from './test-summary.mjs';
+import { summarize, timings } from './test-summary.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const env = {
@@ -20,9 +20,12 @@ const reports = ['packages', 'apps', 'tests']
     readdirSync(join(root, dir)).map((name) => join(root, dir, name, 'test-results.json')),
   );
 
+const took = [];
 function run(label, cmd, args) {
   console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  took.push(`${label} ${Math.round((Date.now() - started) / 1000)} s`);
   return result.status === 0;
 }
 
@@ -73,7 +76,9 @@ const { passed, reportsRead, notRun, ...counts } = summarize(reports, root);
 let { failed } = counts;
 const ok = steps.every(Boolean) && failed === 0 && passed > 0;
 if (!steps.every(Boolean) && failed === 0) failed = 1; // a failed lint or build step counts
-console.log(`\n${reportsRead} test reports read`);
+console.log(`\nwhere the time went: ${took.join(', ')}; the suites, slowest first:`);
+for (const line of timings(reports, root)) console.log(`  ${line}`);
+console.log(`${reportsRead} test reports read`);
 for (const line of notRun) console.log(`did not run: ${line}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -12,10 +12,8 @@ export default mergeConfig(
       globalSetup: [globalSetup],
       // Most of this suite's time is spent waiting on child processes (collectors starting,
       // draining, being killed), so two files run at once even on two cores: every test
-      // uses its own data dir, port 0 and PostgreSQL schema. Files share a worker process
-      // (no test changes process-wide state), which spares a Node start per file.
+      // uses its own data dir, port 0 and PostgreSQL schema.
       maxWorkers: 2,
-      isolate: false,
     },
   }),
 );

@@ -27,7 +27,7 @@ import { freshSchema } from '@kiro-learn/test-postgres';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { pgRows, send, teamServerEnv } from './helpers.js';
+import { pgRows, send, teamServerEnv, writeMemberSettings } from './helpers.js';
 
 const SHIM = fileURLToPath(new URL('../bin/kiro-learn-shim.cjs', import.meta.url));
 const MCP = fileURLToPath(new URL('../bin/kiro-learn-mcp.js', import.meta.url));
@@ -290,16 +290,7 @@ describe('canary: forget leaves no trace in the data dir or on the team server',
     port = await freePort();
     env = envFor(home, port, { KIRO_LEARN_ACTOR: 'alice', HOME: join(base, 'home') });
     delete env['KIRO_LEARN_STORAGE_URL'];
-    writeFileSync(
-      join(home, 'settings.json'),
-      JSON.stringify({
-        extraction: { mode: 'builtin' },
-        semantic: { enabled: false },
-        // Room for the team search on a loaded machine.
-        retrieval: { budgetMs: 4000 },
-        team: { searchBudgetMs: 3000 },
-      }),
-    );
+    writeMemberSettings(home);
     namespace = projectIdentity(repo, { env }).namespace;
     const joined = cli(['team', 'join', serverUrl, '--token', token], env);
     expect(joined.stderr).toBe('');

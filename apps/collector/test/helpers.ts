@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { type Collector, type CollectorOptions, createCollector } from '../src/app.js';
 import { runCli } from '../src/commands/index.js';
@@ -136,21 +135,7 @@ export async function runCliHere(args: string[], env: NodeJS.ProcessEnv, cwd = p
 }
 
 /** Rows of one query in a PostgreSQL schema, on a connection of its own. */
-export async function pgRows<T extends pg.QueryResultRow>(
-  url: string,
-  schema: string,
-  text: string,
-  values: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${schema}`);
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+export { rowsIn as pgRows } from '@kiro-learn/test-postgres';
 
 /**
  * A team server's data dir and environment, as one is run: a collector on the test
@@ -174,4 +159,22 @@ export function teamServerEnv(home: string, port: number, schema: string): NodeJ
     KIRO_LEARN_HOST: '0.0.0.0',
     KIRO_LEARN_STORAGE_URL: inject('postgresUrl'),
   };
+}
+
+/**
+ * A team member's machine's settings: built-in extraction, no embedding model, and
+ * generous retrieval and team-search budgets (the machine's two cores are shared; only a
+ * slow-server test gives the team server less time than it takes), `extra` on top.
+ */
+export function writeMemberSettings(home: string, extra: Record<string, unknown> = {}): void {
+  writeFileSync(
+    join(home, 'settings.json'),
+    JSON.stringify({
+      extraction: { mode: 'builtin' },
+      semantic: { enabled: false },
+      retrieval: { budgetMs: 4000 },
+      team: { searchBudgetMs: 3000 },
+      ...extra,
+    }),
+  );
 }

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Daemon, startDaemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log/logger.js';
-import { runCliHere as kiro, pgRows, send, teamServerEnv } from './helpers.js';
+import { runCliHere as kiro, pgRows, send, teamServerEnv, writeMemberSettings } from './helpers.js';
 
 /**
  * Team memory end to end, with real parts only: a team server (a collector on PostgreSQL),
@@ -95,18 +95,7 @@ async function machine(
   via?: string,
 ): Promise<Machine> {
   const home = temp(`kl-team-${name}-`);
-  writeFileSync(
-    join(home, 'settings.json'),
-    JSON.stringify({
-      extraction: { mode: 'builtin' },
-      semantic: { enabled: false },
-      // Generous budgets: this machine's two cores are shared; only the slow-server test
-      // gives the team server less time than it takes.
-      retrieval: { budgetMs: 4000 },
-      team: { searchBudgetMs: 3000 },
-      ...settings,
-    }),
-  );
+  writeMemberSettings(home, settings);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     KIRO_LEARN_HOME: home,

@@ -15,7 +15,7 @@ import {
   loadEmbedder,
   type WeightPrecision,
 } from '@kiro-learn/embeddings';
-import { DataType, encodeModel } from '../dist/onnx-proto.js';
+import { DataType, encodeModel } from '../src/onnx-proto.ts';
 
 const PROMPT = 'the payment callback keeps getting rejected after we moved the webhook route';
 // About 230 WordPiece tokens: a long memory record (title, summary, facts, concepts).

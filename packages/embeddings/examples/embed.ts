@@ -1,4 +1,4 @@
-// Embeds a prompt and two memories and ranks the memories by cosine similarity.
+// examples/embed.ts: a prompt and two memories embedded, the memories ranked by cosine.
 import { cosine, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
 
 try {
@@ -17,6 +17,7 @@ try {
   console.log(embedder.modelId, embedder.runtime, ranked);
   await embedder.close();
 } catch (error) {
-  if (error instanceof EmbeddingError) console.error(`${error.code}: ${error.message}`);
-  else throw error;
+  if (!(error instanceof EmbeddingError)) throw error;
+  console.error(`${error.code}: ${error.message}`);
+  process.exitCode = 1;
 }

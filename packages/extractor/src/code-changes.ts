@@ -53,7 +53,8 @@ export function deletedBy(command: string): string[] {
   for (const part of command.split(/&&|\|\||;|\|/)) {
     const w = words(part.trim());
     const at = w[0] === 'git' && w[1] === 'rm' ? 2 : w[0] === 'rm' ? 1 : -1;
-    if (at < 0) continue;
+    // `git rm --cached` stops tracking a file and leaves it in place.
+    if (at < 0 || w.includes('--cached')) continue;
     for (const arg of w.slice(at)) {
       if (arg.startsWith('-') || arg.startsWith('/') || arg.includes('*') || arg === '.') continue;
       out.push(arg.replace(/^\.\//, ''));

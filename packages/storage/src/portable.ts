@@ -59,6 +59,19 @@ export async function listMemberRows(db: Kysely<PortableTables>): Promise<Member
   return rows.map(memberOfRow);
 }
 
+/** The member a token hash belongs to, or undefined. */
+export async function findMemberRow(
+  db: Kysely<PortableTables>,
+  tokenHash: string,
+): Promise<Member | undefined> {
+  const row = await db
+    .selectFrom('members')
+    .select(['name', 'team', 'role', 'created_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row && memberOfRow(row);
+}
+
 /** The retrieval log, newest first (by time when bounded by time). */
 export async function listRetrievalEntries(
   db: Kysely<PortableTables>,

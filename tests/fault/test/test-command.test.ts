@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script of the repository, without types
-import { summarize } from '../../../scripts/test-summary.mjs';
+import { summarize, timings } from '../../../scripts/test-summary.mjs';
 import { repoRoot } from './harness.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'kiro-learn-test-command-'));
@@ -43,5 +43,34 @@ describe('the test command on a machine without Chromium', () => {
     expect(summary.notRun).toEqual([`apps/collector/test/viewer.test.ts: ${line}`]);
     expect(summary.failed).toBe(1);
     expect(summary.passed).toBe(0);
+  });
+});
+
+describe('the test command says where the time went', () => {
+  it('names each suite with its wall time, slowest first, and its slowest files', () => {
+    const report = (suite: string, files: Array<[string, number, number]>) => {
+      mkdirSync(join(scratch, suite), { recursive: true });
+      const path = join(scratch, suite, 'test-results.json');
+      const testResults = files.map(([name, startTime, endTime]) => ({
+        name: join(scratch, suite, name),
+        startTime,
+        endTime,
+        assertionResults: [],
+      }));
+      writeFileSync(path, JSON.stringify({ startTime: 1_000, testResults }));
+      return path;
+    };
+    const quick = report('quick', [['test/a.test.ts', 1_000, 3_000]]);
+    const slow = report('slow', [
+      ['test/one.test.ts', 1_000, 61_000],
+      ['test/two.test.ts', 2_000, 122_000],
+      ['test/three.test.ts', 1_500, 2_000],
+    ]);
+    expect(
+      timings([quick, slow, join(scratch, 'missing', 'test-results.json')], scratch, 2),
+    ).toEqual([
+      'slow 121 s: test/two.test.ts 120 s, test/one.test.ts 60 s',
+      'quick 2 s: test/a.test.ts 2 s',
+    ]);
   });
 });

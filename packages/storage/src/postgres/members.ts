@@ -1,10 +1,8 @@
 import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { listMemberRows } from '../portable.js';
-import { memberOf, memberOfRow } from '../rows.js';
+import { findMemberRow, listMemberRows } from '../portable.js';
+import { memberOf } from '../rows.js';
 import { hasNul, now, type PgContext } from './context.js';
-
-const COLUMNS = ['name', 'team', 'role', 'created_at'] as const;
 
 /** Members of a team server: names, teams, roles and SHA-256 hashes of their tokens. */
 export function pgMembers(ctx: PgContext): MemberStore {
@@ -44,13 +42,7 @@ export function pgMembers(ctx: PgContext): MemberStore {
 
     async findMember(tokenHash) {
       ctx.ensureOpen();
-      if (hasNul(tokenHash)) return undefined;
-      const row = await db
-        .selectFrom('members')
-        .select(COLUMNS)
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      return row && memberOfRow(row);
+      return hasNul(tokenHash) ? undefined : findMemberRow(db, tokenHash);
     },
   };
 }

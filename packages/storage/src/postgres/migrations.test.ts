@@ -1,24 +1,12 @@
-import { freePort, freshSchema } from '@kiro-learn/test-postgres';
-import pg from 'pg';
+import { freePort, freshSchema, rowsIn } from '@kiro-learn/test-postgres';
+import type pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { onCleanup } from '../../test/helpers.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { openPostgresStorage } from './open.js';
 
-async function sqlIn<T extends pg.QueryResultRow>(
-  schema: string,
-  text: string,
-  values: unknown[] = [],
-): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('postgresUrl') });
-  await client.connect();
-  try {
-    await client.query(`SET search_path TO ${schema}`);
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sqlIn = <T extends pg.QueryResultRow>(schema: string, text: string, values?: unknown[]) =>
+  rowsIn<T>(inject('postgresUrl'), schema, text, values);
 
 async function openClose(schema: string): Promise<void> {
   await (await openPostgresStorage({ url: inject('postgresUrl'), schema })).close();

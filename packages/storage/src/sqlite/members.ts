@@ -1,7 +1,7 @@
 import type { MemberStore } from '../backend.js';
 import { StorageError } from '../errors.js';
-import { listMemberRows } from '../portable.js';
-import { memberOf, memberOfRow } from '../rows.js';
+import { findMemberRow, listMemberRows } from '../portable.js';
+import { memberOf } from '../rows.js';
 import { now, type SqliteContext } from './context.js';
 
 /** Members of a team memory server: named bearer tokens, stored hashed, each in one team. */
@@ -39,12 +39,7 @@ export function sqliteMembers(ctx: SqliteContext): MemberStore {
 
     async findMember(tokenHash) {
       ctx.ensureOpen();
-      const row = await db
-        .selectFrom('members')
-        .select(['name', 'team', 'role', 'created_at'])
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      return row && memberOfRow(row);
+      return findMemberRow(db, tokenHash);
     },
   };
 }
