@@ -159,8 +159,10 @@ export async function backFigures(
     // The window starts at the last compaction before this turn.
     const compacted = compactedAfter.filter((turn) => turn < c.turn).length;
     const windowStart = compacted === 0 ? 0 : (compactions[compacted - 1] ?? 0);
+    const then = new Map(c.records.map((r) => [r.record_id, r]));
     for (const id of c.recordIds) {
-      const record = all.get(id);
+      // The record as the prompt got it (later extractions may have merged more into it).
+      const record = then.get(id) ?? all.get(id);
       f.injected++;
       if (!record) continue;
       const before = asked.length === done.contexts.length ? asked[i]! : Number.POSITIVE_INFINITY;
