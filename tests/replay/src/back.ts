@@ -189,7 +189,7 @@ export async function backFigures(
   return f;
 }
 
-/** Sums figures (means weighted by prompts). */
+/** Sums figures (means weighted by prompts; session-start characters: the mean per session). */
 export function sumBack(list: readonly BackFigures[]): BackFigures {
   const out: BackFigures = {
     prompts: 0,
@@ -215,5 +215,7 @@ export function sumBack(list: readonly BackFigures[]): BackFigures {
     }
   }
   out.meanChars = out.prompts ? out.meanChars / out.prompts : 0;
+  // Per session, not summed: what one session starts with.
+  out.sessionStartChars = list.length ? out.sessionStartChars / list.length : 0;
   return out;
 }
