@@ -1,4 +1,4 @@
-// Runs a collector in-process over a fresh SQLite file, posts one event, and stops.
+// examples/embed.ts: a collector in-process over a fresh SQLite file, one event posted, stopped.
 // `kiro-learn start` does the same with settings from ~/.kiro-learn and KIRO_LEARN_*.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,5 +30,7 @@ const response = await fetch(`${url}/v1/events?retrieve=true`, {
     source: { surface: 'api', version: '1', client_id: 'example' },
   }),
 });
-console.log(await response.json()); // { event_id, stored: true, retrieval: { context: '', … } }
+const reply = (await response.json()) as { stored?: boolean };
+console.log(reply); // { event_id, stored: true, retrieval: { context: '', … } }
 await collector.close(); // finishes requests, drains, closes the database
+if (reply.stored !== true) process.exit(1);

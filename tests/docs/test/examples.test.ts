@@ -55,11 +55,12 @@ function run(cwd: string, file: string): Promise<{ code: number | null; output: 
 }
 
 describe('the examples package READMEs show', () => {
-  it('include writing and searching records, and finding them by meaning', () => {
+  it('include writing and searching records, finding them by meaning, and a collector in-process', () => {
     expect(shown.map(({ pkg, file }) => `${pkg}/${file}`)).toEqual(
       expect.arrayContaining([
         'packages/storage/examples/open-and-search.ts',
         'packages/retrieval/examples/semantic.ts',
+        'apps/collector/examples/embed.ts',
       ]),
     );
   });
