@@ -159,8 +159,10 @@ export async function backFigures(
     // The window starts at the last compaction before this turn.
     const compacted = compactedAfter.filter((turn) => turn < c.turn).length;
     const windowStart = compacted === 0 ? 0 : (compactions[compacted - 1] ?? 0);
+    const then = new Map(c.records.map((r) => [r.record_id, r]));
     for (const id of c.recordIds) {
-      const record = all.get(id);
+      // The record as the prompt got it (later extractions may have merged more into it).
+      const record = then.get(id) ?? all.get(id);
       f.injected++;
       if (!record) continue;
       const before = asked.length === done.contexts.length ? asked[i]! : Number.POSITIVE_INFINITY;
@@ -187,7 +189,7 @@ export async function backFigures(
   return f;
 }
 
-/** Sums figures (means weighted by prompts). */
+/** Sums figures (means weighted by prompts; session-start characters: the mean per session). */
 export function sumBack(list: readonly BackFigures[]): BackFigures {
   const out: BackFigures = {
     prompts: 0,
@@ -213,5 +215,7 @@ export function sumBack(list: readonly BackFigures[]): BackFigures {
     }
   }
   out.meanChars = out.prompts ? out.meanChars / out.prompts : 0;
+  // Per session, not summed: what one session starts with.
+  out.sessionStartChars = list.length ? out.sessionStartChars / list.length : 0;
   return out;
 }

@@ -26,6 +26,8 @@ export interface PromptContext {
   context: string;
   /** Record ids in the context, best first. */
   recordIds: string[];
+  /** Those records as they were when the prompt got them. */
+  records: MemoryRecord[];
 }
 
 export interface ReplayedTranscript {
@@ -118,11 +120,18 @@ export async function replay(
           done.sessionStart = result.stdout;
         }
         if (call.event === 'UserPromptSubmit') {
+          const recordIds = result.stdout.trim()
+            ? await lastRetrieval(world, transcript.sessionId)
+            : [];
           done.contexts.push({
             turn: call.turn,
             prompt: String(call.payload.prompt),
             context: result.stdout,
-            recordIds: result.stdout.trim() ? await lastRetrieval(world, transcript.sessionId) : [],
+            recordIds,
+            // As they were then: a later extraction may merge more of the session into them.
+            records: await Promise.all(
+              recordIds.map((id) => world.get<MemoryRecord>(`/v1/memories/${id}`)),
+            ),
           });
         }
         // The next prompt comes minutes later in a real session: extraction has finished.
