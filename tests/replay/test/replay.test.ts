@@ -1,7 +1,7 @@
 // Public Claude Code sessions (committed fixtures, sources.json) replayed through the hooks
 // `kiro-learn init` installs, into a real collector with the built-in extractor.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ let result: ReplayResult;
 let world: World | undefined;
 /** What came back, per transcript, read while the collector still runs. */
 let back: BackFigures[] = [];
+let againDir: string | undefined;
 
 beforeAll(async () => {
   const { sources: fixtures } = availableSources(false);
@@ -27,7 +28,8 @@ beforeAll(async () => {
       sessionId: string;
     }
   ).sessionId;
-  const again = join(mkdtempSync(join(tmpdir(), 'kiro-learn-replay-again-')), 'again.jsonl');
+  againDir = mkdtempSync(join(tmpdir(), 'kiro-learn-replay-again-'));
+  const again = join(againDir, 'again.jsonl');
   writeFileSync(again, text.replaceAll(sessionId, randomUUID()));
   const sources = [...fixtures, { name: 'fasthooks-again', project: first.project, file: again }];
   world = await makeWorld({ env: { KIRO_LEARN_EXTRACTOR: 'builtin' } });
@@ -45,7 +47,10 @@ beforeAll(async () => {
   }
 }, 300_000);
 
-afterAll(() => world?.close());
+afterAll(() => {
+  world?.close();
+  if (againDir) rmSync(againDir, { recursive: true, force: true });
+});
 
 describe('replaying public Claude Code sessions through the installed hooks', () => {
   it('runs every hook as Claude Code would, exit 0 and nothing on stderr', () => {
