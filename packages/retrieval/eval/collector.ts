@@ -5,15 +5,12 @@
  * sits below the collector in the dependency order, and the eval must see exactly what a
  * user's hooks see.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { CLI, freePort, sleep, spawnCollector } from '@kiro-learn/test-harness';
 
-export const CLI = resolve(
-  new URL('../../../apps/collector/dist/cli.js', import.meta.url).pathname,
-);
+export { CLI };
 
 export interface Collector {
   port: number;
@@ -25,19 +22,6 @@ export interface Collector {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Starts a collector (built-in extractor, semantic search as configured) and waits until it
  * answers and, unless semantic search is off, until the model has loaded.
@@ -48,8 +32,8 @@ export async function startCollector(env: Record<string, string> = {}): Promise<
   }
   const home = mkdtempSync(join(tmpdir(), 'kiro-learn-eval-collector-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--foreground'], {
-    env: {
+  const collector = await spawnCollector(
+    {
       ...process.env,
       HOME: home,
       KIRO_LEARN_HOME: join(home, 'data'),
@@ -60,15 +44,10 @@ export async function startCollector(env: Record<string, string> = {}): Promise<
       KIRO_LEARN_RETRIEVAL_BUDGET_MS: '20000',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
+    port,
+  );
+  const { child } = collector;
+  const output = () => collector.output();
   const base = `http://127.0.0.1:${port}`;
   const answer = async <T>(res: Response, what: string): Promise<T> => {
     if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
@@ -85,12 +64,12 @@ export async function startCollector(env: Record<string, string> = {}): Promise<
       `POST ${path}`,
     );
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the collector exited: ${output}`);
-    if (i > 2400) throw new Error(`the collector did not answer in 2 minutes: ${output}`);
+    if (child.exitCode !== null) throw new Error(`the collector exited: ${output()}`);
+    if (i > 2400) throw new Error(`the collector did not answer in 2 minutes: ${output()}`);
     try {
       const status = await get<{ semantic?: { state?: string } }>('/v1/status');
       const state = status.semantic?.state;
-      if (state === 'failed') throw new Error(`the embedding model failed to load: ${output}`);
+      if (state === 'failed') throw new Error(`the embedding model failed to load: ${output()}`);
       if (state !== 'loading') break;
     } catch (error) {
       if (error instanceof Error && error.message.includes('failed to load')) throw error;
@@ -117,9 +96,7 @@ export async function startCollector(env: Record<string, string> = {}): Promise<
       throw new Error(`extraction did not settle within ${timeoutMs} ms`);
     },
     async stop() {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000)]);
+      await Promise.race([collector.stop(), sleep(20_000)]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       rmSync(home, { recursive: true, force: true });
     },
