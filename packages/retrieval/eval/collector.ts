@@ -8,7 +8,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, freePort, sleep, spawnCollector } from '@kiro-learn/test-harness';
+import { CLI, freePort, settled, sleep, spawnCollector } from '@kiro-learn/test-harness';
 
 export { CLI };
 
@@ -81,20 +81,7 @@ export async function startCollector(env: Record<string, string> = {}): Promise<
     home,
     get,
     post,
-    async settle(timeoutMs = 300_000) {
-      const deadline = Date.now() + timeoutMs;
-      let quiet = 0;
-      while (Date.now() < deadline) {
-        const status = await get<{
-          projects?: Array<{ pendingEvents: number; extracting: boolean }>;
-        }>('/v1/status');
-        const busy = (status.projects ?? []).some((p) => p.pendingEvents > 0 || p.extracting);
-        quiet = busy ? 0 : quiet + 1;
-        if (quiet >= 3) return;
-        await sleep(100);
-      }
-      throw new Error(`extraction did not settle within ${timeoutMs} ms`);
-    },
+    settle: (timeoutMs = 300_000) => settled(get, { timeoutMs, quietRounds: 3 }),
     async stop() {
       await Promise.race([collector.stop(), sleep(20_000)]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

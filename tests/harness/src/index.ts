@@ -252,3 +252,26 @@ export async function missing(port: number, ids: readonly string[]): Promise<str
   agent.destroy();
   return gone;
 }
+
+/**
+ * Waits until the collector's `/v1/status` shows no project with pending events or a
+ * running extraction `quietRounds` times in a row (the buffer may not have seen the last
+ * event yet), read with `get`; rejects after `timeoutMs`.
+ */
+export async function settled(
+  get: <T>(path: string) => Promise<T>,
+  { timeoutMs = 120_000, quietRounds = 2 }: { timeoutMs?: number; quietRounds?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quiet = 0;
+  while (Date.now() < deadline) {
+    const status = await get<{
+      projects?: Array<{ pendingEvents: number; extracting: boolean }>;
+    }>('/v1/status');
+    const busy = (status.projects ?? []).some((p) => p.pendingEvents > 0 || p.extracting);
+    quiet = busy ? 0 : quiet + 1;
+    if (quiet >= quietRounds) return;
+    await sleep(100);
+  }
+  throw new Error(`extraction did not settle within ${timeoutMs} ms`);
+}

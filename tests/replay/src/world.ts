@@ -8,7 +8,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, outputOf } from '@kiro-learn/test-harness';
+import { freePort, outputOf, settled } from '@kiro-learn/test-harness';
 import type { HookEvent } from './transcript.ts';
 
 export { freePort };
@@ -132,21 +132,7 @@ export async function makeWorld(options: WorldOptions = {}): Promise<World> {
       }
       return last;
     },
-    async settle(timeoutMs = 120_000) {
-      const deadline = Date.now() + timeoutMs;
-      // The buffer may not have seen the last event yet: wait until it has, twice in a row.
-      let quiet = 0;
-      while (Date.now() < deadline) {
-        const status = await get<{
-          projects?: Array<{ pendingEvents: number; extracting: boolean }>;
-        }>('/v1/status');
-        const busy = (status.projects ?? []).some((p) => p.pendingEvents > 0 || p.extracting);
-        quiet = busy ? 0 : quiet + 1;
-        if (quiet >= 2) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`extraction did not settle within ${timeoutMs} ms`);
-    },
+    settle: (timeoutMs = 120_000) => settled(get, { timeoutMs }),
     get,
     close() {
       cli('stop');
