@@ -91,7 +91,7 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
   });
 
   it('stores what a user judges a record by: no question-only record, no tool name as a file, no pasted markdown, no short title', () => {
-    const { all, figures } = store();
+    const { figures } = store();
     expect(figures).toMatchObject({
       questionOnly: 0,
       toolNamesAsFiles: 0,
