@@ -346,37 +346,17 @@ async function main() {
   for (let i = 0; i < HANDOFFS; i++) {
     const word = `zq${i}x${Math.floor(random() * 1e6)}`;
     const session = `turn-${i}`;
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'prompt',
-        `why does ${word} break the ledger export?`,
-        session,
-      ),
-    );
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(alice.namespace, aliceRepo, 'tool_use', `edited src/ledger/${word}.ts`, session),
-    );
+    const aliceSends = (kind: string, content: string) =>
+      http(
+        aliceC.port,
+        'POST',
+        '/v1/events',
+        event(alice.namespace, aliceRepo, kind, content, session),
+      );
+    await aliceSends('prompt', `why does ${word} break the ledger export?`);
+    await aliceSends('tool_use', `edited src/ledger/${word}.ts`);
     const t0 = performance.now();
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'session_summary',
-        `Fixed ${word}: the ledger export needed quoting.`,
-        session,
-      ),
-    );
+    await aliceSends('session_summary', `Fixed ${word}: the ledger export needed quoting.`);
     for (let tries = 0; ; tries++) {
       const r = await http(
         bobTeam.port,

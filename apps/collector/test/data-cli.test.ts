@@ -14,7 +14,7 @@ import {
   tempHome,
 } from '@kiro-learn/test-harness';
 import { describe, expect, it } from 'vitest';
-import { makeEvent, send } from './helpers.js';
+import { exportHeader, makeEvent, send } from './helpers.js';
 
 /** The test's own onTestFinished (its cleanups run last first): the tests run side by side. */
 type Cleanup = (fn: () => Promise<void> | void) => void;
@@ -209,14 +209,7 @@ describe.concurrent('data commands', () => {
     const box = await setup(onTestFinished);
     const old = makeEvent({ namespace: box.namespace });
     const fresh = makeEvent({ namespace: box.namespace });
-    const header = {
-      type: 'header',
-      format: 'kiro-learn-export',
-      version: 1,
-      tool_version: 'test',
-      exported_at: new Date().toISOString(),
-      counts: { events: 2, records: 0 },
-    };
+    const header = exportHeader({ events: 2, records: 0 }, 'test');
     const file = join(box.base, 'aged.jsonl');
     writeFileSync(
       file,

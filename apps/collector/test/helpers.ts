@@ -169,3 +169,15 @@ export function writeMemberSettings(home: string, extra: Record<string, unknown>
     }),
   );
 }
+
+/** The header line of an export file (`kiro-learn export`) holding `counts`. */
+export function exportHeader(counts: { events: number; records: number }, toolVersion = 'x') {
+  return {
+    type: 'header',
+    format: 'kiro-learn-export',
+    version: 1,
+    tool_version: toolVersion,
+    exported_at: new Date().toISOString(),
+    counts,
+  };
+}
