@@ -72,12 +72,17 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
   });
 });
 
+/** A project (a package.json named `name`) in `root`/project. */
+function projectIn(root: string, name: string) {
+  const project = join(root, 'project');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name })}\n`);
+  return { root, project };
+}
+
 describe('kiro-learn doctor and agents that run each other’s hooks', () => {
   it("says when Cursor runs Claude Code's hooks, and that each turn is recorded once", async () => {
-    const root = tempHome();
-    const project = join(root, 'project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'package.json'), '{"name":"both-agents"}\n');
+    const { root, project } = projectIn(tempHome(), 'both-agents');
     const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     expect(cli(['init', '--surface', 'claude-code,cursor', '--yes'], env, project).code).toBe(0);
@@ -93,10 +98,7 @@ describe('kiro-learn doctor and agents that run each other’s hooks', () => {
 
 describe('kiro-learn doctor and the hooks’ fast path', () => {
   it('says which path hooks take, and why', async () => {
-    const root = tempHome();
-    const project = join(root, 'project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'package.json'), '{"name":"fast-hooks"}\n');
+    const { root, project } = projectIn(tempHome(), 'fast-hooks');
     const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => {
       cli(['stop'], env);
