@@ -9,6 +9,7 @@ import {
   NS,
   pendingIds,
   runs,
+  tempBuffer,
   tempStorage,
   track,
 } from './helpers.js';
@@ -18,6 +19,31 @@ const oneRecord: ExtractFn = async (batch) => ({
   extractor: 'test',
   records: [batchRecord(batch)],
 });
+
+/** An extractor that fails with `message` until `recover()`, then makes one record a batch. */
+function failingUntilRecovered(message: string) {
+  let healthy = false;
+  const extract: ExtractFn = async (batch) => {
+    if (!healthy) throw new Error(message);
+    return oneRecord(batch);
+  };
+  return {
+    extract,
+    recover: () => {
+      healthy = true;
+    },
+  };
+}
+
+/** An extractor that waits for `gate` to open, then makes one record a batch. */
+function gated() {
+  const gate = deferred();
+  const extract: ExtractFn = async (batch) => {
+    await gate.promise;
+    return oneRecord(batch);
+  };
+  return { gate, extract };
+}
 
 const quiet: Partial<BufferOptions> = { idleMs: 600_000 };
 
@@ -99,19 +125,11 @@ describe('pending buffer', () => {
   });
 
   it('leaves a failed batch pending, opens the breaker after 3 failures, and tries again after the back-off', async () => {
-    const { storage } = await tempStorage();
-    let healthy = false;
-    const extract: ExtractFn = async (batch) => {
-      if (!healthy) throw new Error('agent exited (code 1)');
-      return oneRecord(batch);
-    };
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract,
-        options: { idleMs: 600_000, retryMs: 10, breakerBackoffMs: 40, breakerMaxBackoffMs: 60 },
-      }),
-    );
+    const { extract, recover } = failingUntilRecovered('agent exited (code 1)');
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { idleMs: 600_000, retryMs: 10, breakerBackoffMs: 40, breakerMaxBackoffMs: 60 },
+    });
     const failing = runs(buffer, 5);
     const e = await ingest(storage, buffer, event('session_summary'));
     const seen = await failing;
@@ -142,7 +160,7 @@ describe('pending buffer', () => {
       (await storage.listExtractions({ limit: 10 })).every((log) => log.status === 'failed'),
     ).toBe(true);
 
-    healthy = true;
+    recover();
     const [recovered] = await runs(buffer);
     expect(recovered).toMatchObject({
       status: 'ok',
@@ -152,25 +170,17 @@ describe('pending buffer', () => {
   });
 
   it('lets extractNow through an open breaker and says when nothing is pending', async () => {
-    const { storage } = await tempStorage();
-    let healthy = false;
-    const extract: ExtractFn = async (batch) => {
-      if (!healthy) throw new Error('boom');
-      return oneRecord(batch);
-    };
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract,
-        options: { idleMs: 600_000, retryMs: 0, breakerBackoffMs: 600_000 },
-      }),
-    );
+    const { extract, recover } = failingUntilRecovered('boom');
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { idleMs: 600_000, retryMs: 0, breakerBackoffMs: 600_000 },
+    });
     const failing = runs(buffer, 3);
     await ingest(storage, buffer, event('session_summary'));
     await failing;
     expect(buffer.breakerState(NS)).toBe('open');
     expect(buffer.status().projects[0]!.next?.trigger).toBe('retry');
-    healthy = true;
+    recover();
     expect(await buffer.extractNow(NS)).toMatchObject({ trigger: 'manual', status: 'ok' });
     expect(buffer.breakerState(NS)).toBe('closed');
     await expect(buffer.extractNow(NS)).rejects.toMatchObject({ code: 'nothing_pending' });
@@ -178,18 +188,11 @@ describe('pending buffer', () => {
   });
 
   it('stores but stops buffering a project past the ceiling, and says so', async () => {
-    const { storage } = await tempStorage();
-    const gate = deferred();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
-        options: { ...quiet, thresholdBytes: 1000, ceilingBytes: 3000 },
-      }),
-    );
+    const { gate, extract } = gated();
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { ...quiet, thresholdBytes: 1000, ceilingBytes: 3000 },
+    });
     const big = () => event('note', 'z'.repeat(1200));
     const kept = [
       await ingest(storage, buffer, big()),
@@ -212,20 +215,16 @@ describe('pending buffer', () => {
   });
 
   it('re-queues what was parked past the ceiling once the backlog drains: every event is extracted', async () => {
-    const { storage } = await tempStorage();
     let healthy = false;
     const extracted = new Set<string>();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          if (!healthy) throw new Error('extractor down');
-          for (const e of batch.events) extracted.add(e.event_id);
-          return oneRecord(batch);
-        },
-        options: { ...quiet, thresholdBytes: 2000, ceilingBytes: 4000, maxBatchBytes: 2000 },
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract: async (batch) => {
+        if (!healthy) throw new Error('extractor down');
+        for (const e of batch.events) extracted.add(e.event_id);
+        return oneRecord(batch);
+      },
+      options: { ...quiet, thresholdBytes: 2000, ceilingBytes: 4000, maxBatchBytes: 2000 },
+    });
     const sent: string[] = [];
     for (let i = 0; i < 30; i++)
       sent.push((await ingest(storage, buffer, event('note', 'y'.repeat(400)))).event_id);
@@ -252,18 +251,11 @@ describe('pending buffer', () => {
   });
 
   it('stores nothing for a batch whose pending entries another process already committed', async () => {
-    const { storage } = await tempStorage();
-    const gate = deferred();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
-        options: quiet,
-      }),
-    );
+    const { gate, extract } = gated();
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: quiet,
+    });
     const e = await ingest(storage, buffer, event('session_summary'));
     const done = runs(buffer);
     await expect.poll(() => buffer.status().projects[0]?.extracting).toBe(true);
@@ -277,14 +269,10 @@ describe('pending buffer', () => {
   });
 
   it('refuses records of another namespace and keeps the batch', async () => {
-    const { storage } = await tempStorage();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => ({ records: [batchRecord(batch, '/actor/dev/project/other/')] }),
-        options: quiet,
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract: async (batch) => ({ records: [batchRecord(batch, '/actor/dev/project/other/')] }),
+      options: quiet,
+    });
     const done = runs(buffer);
     const e = await ingest(storage, buffer, event('session_summary'));
     expect((await done)[0]!.error).toMatch(/record of \/actor\/dev\/project\/other\//);
