@@ -89,6 +89,9 @@ const percentile = (values: number[], p: number) => {
   ]!;
 };
 const ms = (n: number) => n.toFixed(1).padStart(9);
+/** A table row: the label, then the median and the 99th percentile. */
+const row = (label: string, values: number[]) =>
+  console.log(`  ${label.padEnd(37)}${ms(percentile(values, 50))}${ms(percentile(values, 99))}`);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -343,37 +346,17 @@ async function main() {
   for (let i = 0; i < HANDOFFS; i++) {
     const word = `zq${i}x${Math.floor(random() * 1e6)}`;
     const session = `turn-${i}`;
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'prompt',
-        `why does ${word} break the ledger export?`,
-        session,
-      ),
-    );
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(alice.namespace, aliceRepo, 'tool_use', `edited src/ledger/${word}.ts`, session),
-    );
+    const aliceSends = (kind: string, content: string) =>
+      http(
+        aliceC.port,
+        'POST',
+        '/v1/events',
+        event(alice.namespace, aliceRepo, kind, content, session),
+      );
+    await aliceSends('prompt', `why does ${word} break the ledger export?`);
+    await aliceSends('tool_use', `edited src/ledger/${word}.ts`);
     const t0 = performance.now();
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'session_summary',
-        `Fixed ${word}: the ledger export needed quoting.`,
-        session,
-      ),
-    );
+    await aliceSends('session_summary', `Fixed ${word}: the ledger export needed quoting.`);
     for (let tries = 0; ; tries++) {
       const r = await http(
         bobTeam.port,
@@ -394,26 +377,14 @@ async function main() {
     `\nTeam memory, client side (${RECORDS} local records per collector, ${RECORDS} on the team server; lexical; loopback)`,
   );
   console.log('prompt retrieval                          p50 ms   p99 ms');
-  console.log(
-    `  local only (baseline), wall          ${ms(percentile(wall.local, 50))}${ms(percentile(wall.local, 99))}`,
-  );
-  console.log(
-    `  with team search, wall               ${ms(percentile(wall.team, 50))}${ms(percentile(wall.team, 99))}`,
-  );
-  console.log(
-    `  local only (baseline), latency_ms    ${ms(percentile(own.local, 50))}${ms(percentile(own.local, 99))}`,
-  );
-  console.log(
-    `  with team search, latency_ms         ${ms(percentile(own.team, 50))}${ms(percentile(own.team, 99))}`,
-  );
+  row('local only (baseline), wall', wall.local);
+  row('with team search, wall', wall.team);
+  row('local only (baseline), latency_ms', own.local);
+  row('with team search, latency_ms', own.team);
   console.log(`  (${PROMPTS} prompts each; ${teamRecords} team contexts held a record from alice)`);
   console.log('memory search (GET /v1/memories/search)   p50 ms   p99 ms');
-  console.log(
-    `  local only (baseline), wall          ${ms(percentile(search.local, 50))}${ms(percentile(search.local, 99))}`,
-  );
-  console.log(
-    `  with team search, wall               ${ms(percentile(search.team, 50))}${ms(percentile(search.team, 99))}`,
-  );
+  row('local only (baseline), wall', search.local);
+  row('with team search, wall', search.team);
   console.log(
     `  (${PROMPTS} searches each; ${searchTeamHits} team answers held a record from alice)`,
   );

@@ -5,9 +5,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { cli, envFor, freePort, spawnCollector, tempHome } from '@kiro-learn/test-harness';
+import {
+  cli,
+  envFor,
+  freePort,
+  NO_MODEL,
+  spawnCollector,
+  tempHome,
+} from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeEvent, send } from './helpers.js';
+import { exportHeader, makeEvent, send } from './helpers.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -21,7 +28,12 @@ async function setup() {
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{}');
   const port = await freePort();
-  const env = envFor(home, port, { KIRO_LEARN_ACTOR: 'dev', HOME: join(base, 'home') });
+  // Without the embedding model: nothing here searches by meaning.
+  const env = envFor(home, port, {
+    ...NO_MODEL,
+    KIRO_LEARN_ACTOR: 'dev',
+    HOME: join(base, 'home'),
+  });
   const namespace = projectIdentity(project, { env }).namespace;
   cleanups.push(() => rmSync(base, { recursive: true, force: true }));
   return { base, home, project, port, env, namespace, db: join(home, 'kiro-learn.db') };
@@ -183,14 +195,7 @@ describe('data commands', () => {
     const box = await setup();
     const old = makeEvent({ namespace: box.namespace });
     const fresh = makeEvent({ namespace: box.namespace });
-    const header = {
-      type: 'header',
-      format: 'kiro-learn-export',
-      version: 1,
-      tool_version: 'test',
-      exported_at: new Date().toISOString(),
-      counts: { events: 2, records: 0 },
-    };
+    const header = exportHeader({ events: 2, records: 0 }, 'test');
     const file = join(box.base, 'aged.jsonl');
     writeFileSync(
       file,

@@ -1,7 +1,6 @@
 import type { Event } from '@kiro-learn/schema';
 import type { EventHead, EventStore } from '../backend.js';
-import { StorageError } from '../errors.js';
-import { eventJson, eventOfJson } from '../portable.js';
+import { eventJson, eventOfJson, listEventPage } from '../portable.js';
 import { byteLength, now, type SqliteContext } from './context.js';
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
@@ -86,24 +85,7 @@ export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'
 
     async listEvents(query) {
       ctx.ensureOpen();
-      let q = db.selectFrom('events').select(['seq', 'json']);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-      if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
-      if (query.cursor !== undefined) {
-        if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
-        q = q.where('seq', '<', Number(query.cursor));
-      }
-      const rows = await q
-        .orderBy('seq', 'desc')
-        .limit(query.limit + 1)
-        .execute();
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((row) => JSON.parse(row.json) as Event),
-        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
-      };
+      return listEventPage(db, query, Number);
     },
   };
 }
