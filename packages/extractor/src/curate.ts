@@ -23,6 +23,13 @@ export interface CurationInput {
   now?: string;
   /** Fold near duplicates into the older record (default true); false keeps every new record. */
   merge?: boolean;
+  /**
+   * Records put into the agent's context for each turn (by its prompt event id; the
+   * session start's included): a new turn record that only restates one of these is no
+   * record of its own. A record with no turn of its own (an LLM's) counts every turn's.
+   * Without it, nothing is dropped as a restatement (a turn only restates what it was given).
+   */
+  injected?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Supersession {
@@ -413,9 +420,10 @@ function mergeInto(
 /**
  * Merges near duplicates and links supersessions among new records and the project's
  * current ones. A new record nearly duplicating an existing one (or an earlier new one)
- * of the same type is folded into it; a turn record that only restates one (the agent
- * answered from the memory it was given) is no record of its own: it is dropped, reported
- * as merged into the record it restates, which stays as it was. Otherwise each older record it retires is marked
+ * of the same type is folded into it; a turn record that only restates one that was put
+ * into the agent's context for its turn (`injected`: the agent answered from the memory it
+ * was given) is no record of its own: it is dropped, reported as merged into the record it
+ * restates, which stays as it was. Otherwise each older record it retires is marked
  * superseded by it (the rules of supersessionReason, or named by the extractor).
  */
 export function curateRecords(input: CurationInput): Curation {
@@ -428,19 +436,28 @@ export function curateRecords(input: CurationInput): Curation {
   const candidates = () =>
     [...input.existing.map(current), ...kept].filter((r) => r.superseded_by === undefined);
 
+  const everyInjected = new Set([...(input.injected?.values() ?? [])].flatMap((ids) => [...ids]));
+  /** What the agent was given for the turn a new record is of. */
+  const givenFor = (fresh: MemoryRecord): ReadonlySet<string> => {
+    const turn = turnOf(fresh);
+    return turn === undefined ? everyInjected : (input.injected?.get(turn) ?? new Set());
+  };
+
   for (const fresh of input.fresh) {
     const part =
       input.merge === false
         ? undefined
         : candidates().find((older) => isSameTurnPart(fresh, older));
-    // A turn whose answer is an older record's (no file touched): asked again, not learned.
-    // Before near duplicates: folding it into a short record it copied would rewrite that.
+    // A turn whose answer is a record it was given (no file touched): asked again, not
+    // learned. Before near duplicates: folding it into a short record it copied would
+    // rewrite that.
+    const given = givenFor(fresh);
     const restated =
-      part || input.merge === false || requestsOf(fresh).length === 0
+      part || input.merge === false || given.size === 0 || requestsOf(fresh).length === 0
         ? undefined
         : candidates().find(
             (older) =>
-              older.strategy !== 'compaction' &&
+              given.has(older.record_id) &&
               older.namespace === fresh.namespace &&
               restatesOlder(fresh, older),
           );
