@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
-import { httpRequest } from './harness.ts';
+import { httpRequest, seededRandom } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 2000);
 const PROMPTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
@@ -27,11 +27,7 @@ const HANDOFFS = Number(process.env['BENCH_HANDOFFS'] ?? 10);
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const REMOTE = 'git@github.com:acme/payments-api.git';
 
-let state = 11;
-const random = () => {
-  state = (state * 1103515245 + 12345) % 2 ** 31;
-  return state / 2 ** 31;
-};
+const random = seededRandom(11);
 // Diverse enough that no topic word is in a fifth of the records (search drops such words).
 const SUBJECTS = [
   'stripe webhook',

@@ -34,6 +34,16 @@ function failingUntilRecovered(message: string) {
   };
 }
 
+/** An extractor that waits for `gate` to open, then makes one record a batch. */
+function gated() {
+  const gate = deferred();
+  const extract: ExtractFn = async (batch) => {
+    await gate.promise;
+    return oneRecord(batch);
+  };
+  return { gate, extract };
+}
+
 const quiet: Partial<BufferOptions> = { idleMs: 600_000 };
 
 async function records(storage: StorageBackend) {
@@ -201,14 +211,11 @@ describe('pending buffer', () => {
 
   it('stores but stops buffering a project past the ceiling, and says so', async () => {
     const { storage } = await tempStorage();
-    const gate = deferred();
+    const { gate, extract } = gated();
     const buffer = track(
       createBuffer({
         storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
+        extract,
         options: { ...quiet, thresholdBytes: 1000, ceilingBytes: 3000 },
       }),
     );
@@ -275,14 +282,11 @@ describe('pending buffer', () => {
 
   it('stores nothing for a batch whose pending entries another process already committed', async () => {
     const { storage } = await tempStorage();
-    const gate = deferred();
+    const { gate, extract } = gated();
     const buffer = track(
       createBuffer({
         storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
+        extract,
         options: quiet,
       }),
     );

@@ -169,13 +169,21 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** `kiro-learn <args>` as a child, without blocking this process (it may serve a collector). */
+/**
+ * `kiro-learn <args>` as a child (in `cwd`), without blocking this process (it may serve a
+ * collector, or run other tests side by side).
+ */
 export function cliAsync(
   args: string[],
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return outputOf(
-    spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [CLI, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    }),
   );
 }
 
