@@ -78,6 +78,21 @@ describe('pending buffer', () => {
     expect(buffer.status().projects[0]).toMatchObject({ pendingEvents: 0, extracting: false });
   });
 
+  it("extracts at once when a note says the agent's context was compacted", async () => {
+    const { storage } = await tempStorage();
+    const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
+    const done = runs(buffer);
+    await ingest(storage, buffer, event('prompt', 'fix the login bug'));
+    await ingest(storage, buffer, event('tool_use'));
+    // Any agent's compaction hook (Gemini CLI's PreCompress here): what it held is memory now.
+    await ingest(storage, buffer, {
+      ...event('note'),
+      body: { type: 'json', data: { hook: 'PreCompress', source: 'compact' } },
+    });
+    const [run] = await done;
+    expect(run).toMatchObject({ trigger: 'turn_end', status: 'ok', batchSize: 3 });
+  });
+
   it('extracts when pending bytes reach the threshold, and after an idle spell', async () => {
     const { storage } = await tempStorage();
     const buffer = track(
