@@ -127,7 +127,9 @@ export async function backFigures(
     .filter((e) => {
       if (e.kind !== 'note' || e.body.type !== 'json') return false;
       const data = e.body.data as { source?: unknown; hook?: unknown } | null;
-      return data?.hook === 'SessionStart' && (data.source === 'compact' || data.source === 'clear');
+      return (
+        data?.hook === 'SessionStart' && (data.source === 'compact' || data.source === 'clear')
+      );
     })
     .map((e) => time(e.valid_time))
     .sort((a, b) => a - b);
