@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type FileChange, merged, owned, removed, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, type InstallContext, scopedPath } from '../../init/installer.js';
 import { serializeLike } from '../../init/json-file.js';
 import { mergeMcp, withoutMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
@@ -23,10 +23,10 @@ const HOOKS = [
 ] as const;
 
 /** `.github/hooks/` of the project (committed: no path of this machine), or `~/.copilot/hooks/`. */
-const hooksFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.copilot', 'hooks', 'kiro-learn.json')
-    : join(ctx.root, '.github', 'hooks', 'kiro-learn.json');
+const hooksFile = scopedPath(
+  ['.copilot', 'hooks', 'kiro-learn.json'],
+  ['.github', 'hooks', 'kiro-learn.json'],
+);
 
 /**
  * The one hook file Copilot CLI and VS Code agent mode both load. `command` is the

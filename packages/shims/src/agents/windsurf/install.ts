@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type FileChange, merged, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import { mergeKiroAgentHooks, mergeMcp, withoutKiroAgentHooks } from '../../init/merge.js';
 import { userMcp } from '../../init/user-mcp.js';
 
@@ -13,10 +13,7 @@ const HOOKS = [
   'post_cascade_response',
 ] as const;
 
-const hooksFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.codeium', 'windsurf', 'hooks.json')
-    : join(ctx.root, '.windsurf', 'hooks.json');
+const hooksFile = scopedPath(['.codeium', 'windsurf', 'hooks.json'], ['.windsurf', 'hooks.json']);
 
 /** Windsurf's MCP servers: the user's `~/.codeium/windsurf/mcp_config.json`. */
 const windsurfMcp = userMcp({
