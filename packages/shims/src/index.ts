@@ -22,6 +22,7 @@ export type { AgentInstaller, InstallContext, InstallScope } from './init/instal
 export {
   caCertsAside,
   FAST_PATH_DEADLINES,
+  FAST_PATH_FILE_MARK,
   FAST_PATH_MARK,
   HOOK_LAUNCHER,
   hookCommand,
@@ -50,6 +51,7 @@ export {
   applyPlan,
   detectSurfaces,
   type FileChange,
+  findBash,
   findCurl,
   formatPlan,
   type InitOptions,

@@ -31,6 +31,14 @@ export const MCP_LAUNCHER = 'kiro-learn-mcp';
 export const FAST_PATH_MARK = 'kiro-learn-hook 1';
 
 /**
+ * The whole body of a `POST /v1/hooks/:surface` answer to a hook that sent its payload as a
+ * file (`x-kiro-learn-payload-file`, the bash launcher's way): the collector has stored the
+ * event and written what the hook prints into that file, in place of the payload. A
+ * collector that knows no such header answers something else, and the hook runs the shim.
+ */
+export const FAST_PATH_FILE_MARK = 'kiro-learn-hook 1 answer-in-file';
+
+/**
  * The launcher's deadlines, in seconds. Reading stdin ends at EOF or after `stdin` (the
  * shim's own bound: an agent that never closes stdin costs no more than it did); the
  * collector then has `answer` to answer (the shim's HTTP timeout). Past either, the Node
@@ -60,6 +68,12 @@ export interface LauncherOptions {
    * the PATH at each run; absent: every hook runs the Node shim, as before the fast path.
    */
   curl?: string;
+  /**
+   * bash ≥ 4.4 with `/dev/tcp` (init checked it), by absolute path: the fast path's first
+   * choice, with curl as the second. bash and one `cat` start in a fraction of curl's time
+   * (curl loads some thirty shared libraries at every start).
+   */
+  bash?: string;
 }
 
 /**
@@ -87,13 +101,16 @@ export interface LauncherOptions {
  * the variable is moved aside for the shim and put back for the collector it may start.
  */
 export function hookLauncher(options: LauncherOptions): string {
-  const { node, curl } = options;
+  const { node, curl, bash } = options;
   const runs = node
     ? `the hook script runs on Node ${node.version}`
     : 'kiro-learn-shim (from the PATH) runs';
+  const how = bash
+    ? `bash${curl ? ' (or curl)' : ''} posts the payload`
+    : 'curl posts the payload';
   const head = `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
-# Collector up: curl posts the payload to it and prints its answer, no Node starts.
+# Collector up: ${how} to it and prints its answer, no Node starts.
 # Otherwise, or if that fails, ${runs} with the same bytes.
 # Every path exits 0. Hook commands set kl_bin and read this file with "."; run
 # directly, it finds its own dir.
@@ -103,23 +120,22 @@ export function hookLauncher(options: LauncherOptions): string {
 [ -f "$s" ] || exit 0
 `
     : '';
-  const fast = curl ? fastPath(curl) : '';
   const ca = caCertsAside(node?.version);
   const command = node ? `${shellQuote(node.path)} "$s"` : 'kiro-learn-shim';
   const found = node
     ? `[ -x ${shellQuote(node.path)} ]`
     : 'command -v kiro-learn-shim >/dev/null 2>&1';
-  // After a fast path that failed, the shim reads the bytes curl kept; the shell waits to
-  // delete them (a rare path: one process more is fine there).
-  const after = curl
-    ? `if [ -n "$kl_x" ]; then
+  // After a fast path that failed, the shim reads the bytes curl (or cat) kept; the shell
+  // waits to delete them (a rare path: one process more is fine there).
+  const after = `if [ -n "$kl_x" ]; then
   [ -f "$kl_t" ] && ${found} && ${command} "$@" <"$kl_t"
   rm -f "$kl_t"
   exit 0
 fi
-`
-    : '';
-  const run = `${node ? 'shift\n' : ''}${ca}${after}${found} || exit 0
+`;
+  const shift = node ? 'shift\n' : '';
+  const fast = curl || bash ? fastPath({ curl, bash, fallback: shift + ca + after }) : '';
+  const run = `${shift}${ca}${curl || bash ? after : ''}${found} || exit 0
 exec ${command} "$@"
 `;
   return head + script + fast + run;
@@ -132,61 +148,134 @@ exec ${command} "$@"
 export const PID_FILE_HOOKS = '"hooks":true';
 
 /**
- * The fast path's shell: builtins only (no process) until the one curl, so a hook that
+ * The fast path's shell: builtins only (no process) until bash or curl, so a hook that
  * takes the Node path costs what it did. kl_-prefixed names: the file runs in the hook
- * command's own shell.
+ * command's own shell. `fallback`: the launcher's own lines that run the shim on the kept
+ * bytes (bash replaces the shell, so it runs them itself).
  */
-function fastPath(curl: string): string {
-  // `ulimit -f` (512-byte blocks in dash and in bash as sh) stops curl's copy of stdin at
-  // the shim's own bound: an agent that streams gigabytes for the stdin deadline fills no
-  // disk (curl ends on SIGXFSZ; the shim then reads the cut copy and records nothing, as
-  // it records nothing of a payload over that bound). A builtin in the subshell curl runs
-  // in, so it costs no process and limits nothing else.
-  const { stdin, answer } = FAST_PATH_DEADLINES;
-  const bin = curl.includes('/') ? shellQuote(curl) : curl;
-  const found = curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`;
+function fastPath(options: { curl?: string; bash?: string; fallback: string }): string {
+  const { curl, bash, fallback } = options;
+  const bin = curl && (curl.includes('/') ? shellQuote(curl) : curl);
+  const curlFound =
+    curl && (curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`);
+  const bashFound = bash && `[ -x ${shellQuote(bash)} ]`;
+  const found = [bashFound, curlFound].filter(Boolean).join(' || ');
+  const post = [
+    bash ? bashPost(bash, fallback) : '',
+    curl ? curlPost(bin!, bash !== undefined ? curlFound : undefined) : '',
+  ].join('');
   return `kl_d=\${KIRO_LEARN_HOME:-$HOME/.kiro-learn}
 kl_t=$kl_d/tmp/hook.$$
 kl_j=
 kl_x=
-if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
+if [ "$1" != kiro-ide ] && [ ! -t 0 ] && { ${found}; } &&
   [ -z "\${KIRO_LEARN_CAPTURE-}\${KIRO_LEARN_ACTOR-}\${KIRO_LEARN_TOKEN-}" ] &&
   read -r kl_j 2>/dev/null <"$kl_d/collector.pid" && case $kl_j in *'${PID_FILE_HOOKS}'*) ;; *) false ;; esac; then
   kl_p=\${kl_j#*\\"port\\":}
   kl_p=\${kl_p%%[!0-9]*}
   kl_h=\${kl_j#*\\"host\\":\\"}
   kl_h=\${kl_h%%\\"*}
-  kl_u=/v1/hooks/$1?
+  kl_q=/v1/hooks/$1?
   kl_a=
   for kl_w; do
     case $kl_w in '' | *[!a-z0-9-]*) kl_p= ;; esac
-    [ -n "$kl_a" ] && kl_u="\${kl_u}arg=$kl_w&"
+    [ -n "$kl_a" ] && kl_q="\${kl_q}arg=$kl_w&"
     kl_a=1
   done
-  case $kl_h in ::1) kl_u="http://[::1]:$kl_p$kl_u" ;; 127.0.0.1 | localhost) kl_u="http://$kl_h:$kl_p$kl_u" ;; *) kl_p= ;; esac
+  case $kl_h in ::1) kl_o="[::1]:$kl_p" ;; 127.0.0.1 | localhost) kl_o="$kl_h:$kl_p" ;; *) kl_p= ;; esac
+  kl_u="http://$kl_o$kl_q"
   case $kl_t$PWD in *"
 "* | *"\r"*) kl_p= ;; esac
   case $kl_t in *[!A-Za-z0-9/._~+-]*) kl_p= ;; esac
   if [ -n "$kl_p" ] && [ "\${KIRO_LEARN_PORT:-$kl_p}" = "$kl_p" ] &&
     [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
     kl_x=1
-    kl_r=$(ulimit -f ${MAX_STDIN_BYTES / 512} 2>/dev/null; ${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
-      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
-      -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
-    kl_c=$?
-    case $kl_c$kl_r in
-    "0${FAST_PATH_MARK}
-"*200)
-      kl_r=\${kl_r%200}
-      printf '%s' "\${kl_r#*
-}"
-      exit 0
-      ;;
-    esac
-    KIRO_LEARN_FAST_PATH=$kl_c
-    export KIRO_LEARN_FAST_PATH
-  fi
+${post}  fi
 fi
+`;
+}
+
+/**
+ * One curl reads stdin into the private file (EOF, or the stdin deadline), then posts
+ * those bytes and prints the collector's marked answer.
+ */
+function curlPost(bin: string, guard: string | undefined): string {
+  // `ulimit -f` (512-byte blocks in dash and in bash as sh) stops curl's copy of stdin at
+  // the shim's own bound: an agent that streams gigabytes for the stdin deadline fills no
+  // disk (curl ends on SIGXFSZ; the shim then reads the cut copy and records nothing, as
+  // it records nothing of a payload over that bound). A builtin in the subshell curl runs
+  // in, so it costs no process and limits nothing else.
+  const { stdin, answer } = FAST_PATH_DEADLINES;
+  const body = `kl_r=$(ulimit -f ${MAX_STDIN_BYTES / 512} 2>/dev/null; ${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
+  -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
+  -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
+kl_c=$?
+case $kl_c$kl_r in
+"0${FAST_PATH_MARK}
+"*200)
+  kl_r=\${kl_r%200}
+  printf '%s' "\${kl_r#*
+}"
+  exit 0
+  ;;
+esac
+KIRO_LEARN_FAST_PATH=$kl_c
+export KIRO_LEARN_FAST_PATH
+`;
+  // Lines that continue a quoted newline stay where they are.
+  const indent = (text: string, by: string) =>
+    text.replace(/^(?!"\*200\)|}"$)(.)/gm, `${by}$1`);
+  return guard ? `    if ${guard}; then\n${indent(body, '      ')}    fi\n` : indent(body, '    ');
+}
+
+/**
+ * The bash fast path, in place of the shell (same process): one `cat` copies stdin into
+ * the private file (EOF, or the stdin deadline; `ulimit -f` in 1024-byte blocks, bash's
+ * unit), the file is opened, and one request over bash's `/dev/tcp` names it
+ * (`x-kiro-learn-payload-file`, no body). The collector answers `FAST_PATH_FILE_MARK` once
+ * it has written what the hook prints into that file, which bash prints from the
+ * descriptor it holds. Anything else: `fallback`, the shim on the same bytes (curl would
+ * reach the same collector).
+ */
+function bashPost(bash: string, fallback: string): string {
+  const { stdin, answer } = FAST_PATH_DEADLINES;
+  // `--norc -p`: bash reads no startup file (not ~/.bashrc, which bash reads when stdin is
+  // a socket, as Node-based agents give it; not $BASH_ENV), imports no functions and
+  // ignores SHELLOPTS/BASHOPTS from the agent's environment; `set +o posix` undoes
+  // POSIXLY_CORRECT (which would halve ulimit's unit). A timeout (status > 128) leaves cat
+  // reading a pipe nobody will close: it is stopped. Otherwise it has exited and its PID
+  // may be another process's already: left alone.
+  const script = `set +o posix
+kl_t=$1 kl_h=$2 kl_o=$3 kl_q=$4 s=$5
+shift 5
+exec 4< <(ulimit -f ${MAX_STDIN_BYTES / 1024} 2>/dev/null; exec cat 5>&1 >"$kl_t" 2>/dev/null)
+kl_c=$!
+IFS= read -r -t ${stdin} -u 4 kl_r
+[ $? -gt 128 ] && kill "$kl_c" 2>/dev/null
+exec 4<&-
+kl_r=
+KIRO_LEARN_FAST_PATH=7
+if { exec 6<"$kl_t" 3<>"/dev/tcp/$kl_h/\${kl_o##*:}"; } 2>/dev/null; then
+  printf 'POST %s HTTP/1.1\\r\\nHost: %s\\r\\nContent-Type: application/json\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\nx-kiro-learn-cwd: %s\\r\\nx-kiro-learn-payload-file: %s\\r\\n\\r\\n' "$kl_q" "$kl_o" "$PWD" "\${kl_t##*/}" >&3 2>/dev/null
+  IFS= read -r -d '' -t ${answer} kl_r <&3
+  [ $? -gt 128 ] && KIRO_LEARN_FAST_PATH=28
+  exec 3<&-
+  case $kl_r in
+  "HTTP/1.1 200 "*$'\\r\\n\\r\\n${FAST_PATH_FILE_MARK}\\n')
+    IFS= read -r -d '' kl_r <&6
+    printf '%s' "$kl_r"
+    exit 0
+    ;;
+  esac
+  [ "$KIRO_LEARN_FAST_PATH" = 28 ] || KIRO_LEARN_FAST_PATH=22
+fi
+exec 6<&-
+export KIRO_LEARN_FAST_PATH
+kl_x=1
+${fallback}`;
+  return `    if ${`[ -x ${shellQuote(bash)} ]`}; then
+      exec ${shellQuote(bash)} --norc -p -c ${shellQuote(script)} kiro-learn-hook "$kl_t" "$kl_h" "$kl_o" "$kl_q" "\${s-}" "$@"
+    fi
 `;
 }
 
