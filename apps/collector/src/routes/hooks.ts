@@ -146,7 +146,8 @@ export function hookRoutes(ctx: AppContext): Hono {
       // The answer replaces the payload in the file the hook holds open; the name goes.
       const bytes = Buffer.from(out ?? '');
       ftruncateSync(file.fd, 0);
-      for (let at = 0; at < bytes.length; ) at += writeSync(file.fd, bytes, at, bytes.length - at, at);
+      for (let at = 0; at < bytes.length; )
+        at += writeSync(file.fd, bytes, at, bytes.length - at, at);
       rmSync(file.path, { force: true });
     }
     // The launcher's copy of the payload: it is done with it once this answer is marked, so

@@ -105,9 +105,7 @@ export function hookLauncher(options: LauncherOptions): string {
   const runs = node
     ? `the hook script runs on Node ${node.version}`
     : 'kiro-learn-shim (from the PATH) runs';
-  const how = bash
-    ? `bash${curl ? ' (or curl)' : ''} posts the payload`
-    : 'curl posts the payload';
+  const how = bash ? `bash${curl ? ' (or curl)' : ''} posts the payload` : 'curl posts the payload';
   const head = `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
 # Collector up: ${how} to it and prints its answer, no Node starts.
@@ -223,8 +221,7 @@ KIRO_LEARN_FAST_PATH=$kl_c
 export KIRO_LEARN_FAST_PATH
 `;
   // Lines that continue a quoted newline stay where they are.
-  const indent = (text: string, by: string) =>
-    text.replace(/^(?!"\*200\)|}"$)(.)/gm, `${by}$1`);
+  const indent = (text: string, by: string) => text.replace(/^(?!"\*200\)|}"$)(.)/gm, `${by}$1`);
   return guard ? `    if ${guard}; then\n${indent(body, '      ')}    fi\n` : indent(body, '    ');
 }
 
@@ -287,19 +284,44 @@ export function launcherCurl(launcher: string): string | undefined {
   return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
 }
 
+/** The bash a launcher's fast path runs, from its text; undefined: it has none. */
+export function launcherBash(launcher: string): string | undefined {
+  const quoted = /exec ('(?:[^']|'\\'')*'|\S+) --norc -p -c /.exec(launcher)?.[1];
+  return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
+}
+
+/**
+ * What a launcher's fast path runs now: its bash while that is there, else its curl;
+ * undefined when it has neither (or what init found is gone).
+ */
+export function launcherTransport(launcher: string): string | undefined {
+  const there = (path: string | undefined) => {
+    if (!path?.includes('/')) return path;
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      return undefined;
+    }
+  };
+  return there(launcherBash(launcher)) ?? there(launcherCurl(launcher));
+}
+
 /**
  * Why a hook run with `env` takes the Node path, by the launcher's own rules (the same
  * tests in the same order, for \`kiro-learn doctor\`); empty when it tries the fast path.
  */
 export function nodePathReasons(launcher: string, env: NodeJS.ProcessEnv): string[] {
-  const curl = launcherCurl(launcher);
-  if (!curl) return ['the launcher has no fast path: init found no curl on the PATH'];
-  if (curl.includes('/')) {
-    try {
-      accessSync(curl, constants.X_OK);
-    } catch {
-      return [`${curl}, which init found, is gone`];
-    }
+  const found = [launcherBash(launcher), launcherCurl(launcher)].filter(
+    (path): path is string => path !== undefined,
+  );
+  if (found.length === 0) {
+    return [
+      'the launcher has no fast path: init found neither bash (4.4 or newer, with /dev/tcp) nor curl on the PATH',
+    ];
+  }
+  if (!launcherTransport(launcher)) {
+    return [`${found.join(' and ')}, which init found, ${found.length > 1 ? 'are' : 'is'} gone`];
   }
   const set = ['KIRO_LEARN_CAPTURE', 'KIRO_LEARN_ACTOR', 'KIRO_LEARN_TOKEN'].filter(
     (name) => env[name],
