@@ -4,7 +4,6 @@
 // the peak RSS of each phase, beside the machine's own baselines measured in the same
 // run: `node -e ''` start-up, and reading the export file and JSON.parse-ing every line
 // (the least any import must do). Asserts nothing.
-import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { createCollector, normalizeSettings } from 'kiro-learn';
+import { nodeStarts } from './harness.ts';
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'kl-bench-data-'));
@@ -139,12 +139,7 @@ async function collectorOver(path: string) {
 }
 
 // ---- baselines, same run ----
-const starts: number[] = [];
-for (let i = 0; i < 10; i++) {
-  const t = performance.now();
-  spawnSync(process.execPath, ['-e', '']);
-  starts.push(performance.now() - t);
-}
+const starts = nodeStarts(10);
 
 // ---- export ----
 const file = join(dir, 'export.jsonl');

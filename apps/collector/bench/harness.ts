@@ -2,7 +2,7 @@
 // share an event loop with the client), plain HTTP requests over keep-alive agents, a
 // timed load of concurrent clients, and percentiles. Each benchmark keeps only what it
 // measures: its payloads, its targets and its table.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 
@@ -120,6 +120,29 @@ export function httpRequest(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * How long a bare `node -e ''` takes, `runs` times in a row (ms): this machine's process
+ * start-up now, the same-run baseline for anything a benchmark spawns.
+ */
+export function nodeStarts(runs: number): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '']);
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
+/** Numbers in [0, 1) from `seed`, the same sequence every run (a linear congruential generator). */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
 }
 
 /** The value at quantile `q` (0–1) of ascending `sorted` (nearest rank; 0 when empty). */

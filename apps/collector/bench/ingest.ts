@@ -5,24 +5,17 @@
 // BENCH_PROFILE=<dir> writes CPU profiles of each server to <dir>/<server>-<clients>/
 // (the main thread's is `*.0.001.cpuprofile`; read it with `node bench/profile-top.ts`).
 import { newEventId } from '@kiro-learn/schema';
+import { FIRST_SESSION } from '../src/demo/session.ts';
 import { fmt, ingestLoad, startIngestServer } from './harness.ts';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CLIENTS = (process.env['BENCH_CLIENTS'] ?? '1,8,64').split(',').map(Number);
 const PROFILE_DIR = process.env['BENCH_PROFILE'];
 
+/** The demo session's edit of the webhook handler, as the Kiro CLI hook sends it. */
 const toolUse = {
-  hook_event_name: 'postToolUse',
+  ...FIRST_SESSION.find((hook) => hook.payload['tool_name'] === 'fs_write')!.payload,
   cwd: '/home/dev/src/payments-api',
-  tool_name: 'fs_write',
-  tool_input: {
-    command: 'str_replace',
-    path: 'src/webhooks/stripe.ts',
-    old_str: 'router.use(express.json());',
-    new_str: "router.use('/webhooks/stripe', express.raw({ type: 'application/json' }));",
-    summary: 'Keep the raw body for signature verification',
-  },
-  tool_response: { success: true, result: ['Replaced 1 occurrence in src/webhooks/stripe.ts'] },
 };
 
 function payload(): string {

@@ -9,7 +9,6 @@
 // Prints median, p99 and the server's CPU time per request (all its threads, measured
 // from /proc by process.cpuUsage: steadier than latency on a shared machine); asserts nothing. BENCH_PROJECTS=20 spreads the records over
 // that many projects (the prompts still go to one of them).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -25,7 +24,14 @@ import {
   newUlid,
 } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
-import { httpRequest, quantile, spawnServer, startIngestServer } from './harness.ts';
+import {
+  httpRequest,
+  nodeStarts,
+  quantile,
+  seededRandom,
+  spawnServer,
+  startIngestServer,
+} from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 100_000);
 const PROJECTS = Number(process.env['BENCH_PROJECTS'] ?? 1);
@@ -34,11 +40,7 @@ const WARMUP = 20;
 const SAMPLE = Number(process.env['BENCH_SAMPLE'] ?? 60);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-let seed = 7;
-const random = () => {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
+const random = seededRandom(7);
 const TOPICS = [
   'stripe webhook signature',
   'postgres connection pool',
@@ -162,12 +164,7 @@ async function measure(port: number, namespace: string, mark: () => void) {
 }
 
 const startLoad = loadavg()[0]!.toFixed(1);
-const nodeStart: number[] = [];
-for (let i = 0; i < 10; i++) {
-  const t = performance.now();
-  spawnSync(process.execPath, ['-e', '']);
-  nodeStart.push(performance.now() - t);
-}
+const nodeStart = nodeStarts(10);
 const home = mkdtempSync(join(tmpdir(), 'kl-bench-retrieve-'));
 try {
   const namespaces = Array.from({ length: PROJECTS }, (_, p) =>

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
-import { httpRequest } from './harness.ts';
+import { httpRequest, seededRandom } from './harness.ts';
 
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 2000);
 const PROMPTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
@@ -27,11 +27,7 @@ const HANDOFFS = Number(process.env['BENCH_HANDOFFS'] ?? 10);
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const REMOTE = 'git@github.com:acme/payments-api.git';
 
-let state = 11;
-const random = () => {
-  state = (state * 1103515245 + 12345) % 2 ** 31;
-  return state / 2 ** 31;
-};
+const random = seededRandom(11);
 // Diverse enough that no topic word is in a fifth of the records (search drops such words).
 const SUBJECTS = [
   'stripe webhook',
@@ -89,6 +85,9 @@ const percentile = (values: number[], p: number) => {
   ]!;
 };
 const ms = (n: number) => n.toFixed(1).padStart(9);
+/** A table row: the label, then the median and the 99th percentile. */
+const row = (label: string, values: number[]) =>
+  console.log(`  ${label.padEnd(37)}${ms(percentile(values, 50))}${ms(percentile(values, 99))}`);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -343,37 +342,17 @@ async function main() {
   for (let i = 0; i < HANDOFFS; i++) {
     const word = `zq${i}x${Math.floor(random() * 1e6)}`;
     const session = `turn-${i}`;
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'prompt',
-        `why does ${word} break the ledger export?`,
-        session,
-      ),
-    );
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(alice.namespace, aliceRepo, 'tool_use', `edited src/ledger/${word}.ts`, session),
-    );
+    const aliceSends = (kind: string, content: string) =>
+      http(
+        aliceC.port,
+        'POST',
+        '/v1/events',
+        event(alice.namespace, aliceRepo, kind, content, session),
+      );
+    await aliceSends('prompt', `why does ${word} break the ledger export?`);
+    await aliceSends('tool_use', `edited src/ledger/${word}.ts`);
     const t0 = performance.now();
-    await http(
-      aliceC.port,
-      'POST',
-      '/v1/events',
-      event(
-        alice.namespace,
-        aliceRepo,
-        'session_summary',
-        `Fixed ${word}: the ledger export needed quoting.`,
-        session,
-      ),
-    );
+    await aliceSends('session_summary', `Fixed ${word}: the ledger export needed quoting.`);
     for (let tries = 0; ; tries++) {
       const r = await http(
         bobTeam.port,
@@ -394,26 +373,14 @@ async function main() {
     `\nTeam memory, client side (${RECORDS} local records per collector, ${RECORDS} on the team server; lexical; loopback)`,
   );
   console.log('prompt retrieval                          p50 ms   p99 ms');
-  console.log(
-    `  local only (baseline), wall          ${ms(percentile(wall.local, 50))}${ms(percentile(wall.local, 99))}`,
-  );
-  console.log(
-    `  with team search, wall               ${ms(percentile(wall.team, 50))}${ms(percentile(wall.team, 99))}`,
-  );
-  console.log(
-    `  local only (baseline), latency_ms    ${ms(percentile(own.local, 50))}${ms(percentile(own.local, 99))}`,
-  );
-  console.log(
-    `  with team search, latency_ms         ${ms(percentile(own.team, 50))}${ms(percentile(own.team, 99))}`,
-  );
+  row('local only (baseline), wall', wall.local);
+  row('with team search, wall', wall.team);
+  row('local only (baseline), latency_ms', own.local);
+  row('with team search, latency_ms', own.team);
   console.log(`  (${PROMPTS} prompts each; ${teamRecords} team contexts held a record from alice)`);
   console.log('memory search (GET /v1/memories/search)   p50 ms   p99 ms');
-  console.log(
-    `  local only (baseline), wall          ${ms(percentile(search.local, 50))}${ms(percentile(search.local, 99))}`,
-  );
-  console.log(
-    `  with team search, wall               ${ms(percentile(search.team, 50))}${ms(percentile(search.team, 99))}`,
-  );
+  row('local only (baseline), wall', search.local);
+  row('with team search, wall', search.team);
   console.log(
     `  (${PROMPTS} searches each; ${searchTeamHits} team answers held a record from alice)`,
   );

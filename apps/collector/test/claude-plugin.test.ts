@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCurl, pluginHookCommand, pluginLauncher } from '@kiro-learn/shims';
-import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
+import { cli, envFor, freePort, NO_MODEL, tempHome } from '@kiro-learn/test-harness';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), '{"name":"plugin-demo"}\n');
   env = {
-    ...envFor(home, await freePort()),
+    ...envFor(home, await freePort(), NO_MODEL),
     HOME: root,
     PATH: `${bin}:${process.env['PATH']}`,
     CLAUDE_PLUGIN_ROOT: pluginDir,

@@ -1,67 +1,70 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
 import {
   CLI,
-  cli,
   cliAsync,
   envFor,
   freePort,
   healthy,
+  NO_MODEL,
   sleep,
   tempHome,
 } from '@kiro-learn/test-harness';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-let home: string;
-let env: NodeJS.ProcessEnv;
-let port: number;
-const cleanups: Array<() => unknown> = [];
+type Cleanup = (fn: () => Promise<void> | void) => void;
 
-async function setup(extra: Record<string, string> = {}) {
-  home = tempHome();
-  port = await freePort();
-  env = envFor(home, port, extra);
-  cleanups.push(() => {
-    cli(['stop'], env);
+/**
+ * A data dir and port of its own, cleaned up when the test finishes (`onFinished`: the
+ * test's own onTestFinished, since the tests run side by side); the collector runs without
+ * the embedding model unless `extra` turns it on (these tests never search by meaning).
+ */
+async function setup(onFinished: Cleanup, extra: Record<string, string> = {}) {
+  const home = tempHome();
+  const port = await freePort();
+  const env = envFor(home, port, { ...NO_MODEL, ...extra });
+  onFinished(async () => {
+    await cliAsync(['stop'], env);
     rmSync(home, { recursive: true, force: true });
   });
+  return { home, port, env };
 }
 
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-describe('kiro-learn CLI', () => {
-  it('prints help and its version', () => {
-    const help = cli(['--help'], process.env);
+// Every test has its own data dir and port, and runs the CLI as a child without blocking
+// this process: they run side by side (most of their time is waiting on collectors).
+describe.concurrent('kiro-learn CLI', () => {
+  it('prints help and its version', async () => {
+    const help = await cliAsync(['--help'], process.env);
     expect(help.code).toBe(0);
     for (const name of ['start', 'stop', 'restart', 'status', 'logs', 'doctor', 'search']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
-    expect(cli(['--version'], process.env).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    const unknown = cli(['frobnicate'], process.env);
+    expect((await cliAsync(['--version'], process.env)).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const unknown = await cliAsync(['frobnicate'], process.env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
   });
 
-  it('starts detached, says so on a second start, reports status, stops', async () => {
-    await setup();
-    const started = cli(['start'], env);
+  it('starts detached, says so on a second start, reports status, stops', async ({
+    onTestFinished,
+  }) => {
+    const { home, port, env } = await setup(onTestFinished);
+    const started = await cliAsync(['start'], env);
     expect(started.code).toBe(0);
     expect(started.stdout).toMatch(
       new RegExp(`started \\(pid \\d+\\) at http://127\\.0\\.0\\.1:${port}`),
     );
     expect(await healthy(port)).toBe(true);
 
-    const again = cli(['start'], env);
+    const again = await cliAsync(['start'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/already running/);
 
-    const status = cli(['status', '--json'], env);
+    const status = await cliAsync(['status', '--json'], env);
     expect(status.code).toBe(0);
     const report = JSON.parse(status.stdout);
     expect(report).toMatchObject({
@@ -72,28 +75,30 @@ describe('kiro-learn CLI', () => {
     });
     expect(JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid).toBe(report.pid);
 
-    const logs = cli(['logs', '-n', '5'], env);
+    const logs = await cliAsync(['logs', '-n', '5'], env);
     expect(logs.stdout).toMatch(/INFO {2}collector started/);
 
-    const stopped = cli(['stop'], env);
+    const stopped = await cliAsync(['stop'], env);
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/stopped/);
     expect(await healthy(port)).toBe(false);
     expect(existsSync(join(home, 'collector.pid'))).toBe(false);
-    expect(cli(['status'], env).code).toBe(1);
+    expect((await cliAsync(['status'], env)).code).toBe(1);
     expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(
       /"msg":"collector stopped"/,
     );
   });
 
-  it('a collector too busy to answer for a moment: doctor says it runs, stop stops it gracefully', async () => {
-    await setup();
-    expect(cli(['start'], env).code).toBe(0);
+  it('a collector too busy to answer for a moment: doctor says it runs, stop stops it gracefully', async ({
+    onTestFinished,
+  }) => {
+    const { home, env } = await setup(onTestFinished);
+    expect((await cliAsync(['start'], env)).code).toBe(0);
     const pid = JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid as number;
     // Frozen (as a loaded machine can leave it for seconds): it holds its data dir and port
     // but answers nothing.
     process.kill(pid, 'SIGSTOP');
-    cleanups.push(() => {
+    onTestFinished(() => {
       try {
         process.kill(pid, 'SIGCONT');
       } catch {}
@@ -113,35 +118,41 @@ describe('kiro-learn CLI', () => {
     );
   });
 
-  it('does not take a recycled PID for a running collector, nor signal it', async () => {
-    await setup();
+  it('does not take a recycled PID for a running collector, nor signal it', async ({
+    onTestFinished,
+  }) => {
+    const { home, port, env } = await setup(onTestFinished);
     const bystander = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
-    cleanups.push(() => bystander.kill());
+    onTestFinished(() => {
+      bystander.kill();
+    });
     writeFileSync(
       join(home, 'collector.pid'),
       JSON.stringify({ pid: bystander.pid, host: '127.0.0.1', port, version: '0', startedAt: '' }),
     );
-    const status = cli(['status', '--json'], env);
+    const status = await cliAsync(['status', '--json'], env);
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout).running).toBe(false);
-    expect(cli(['stop'], env).stdout).toMatch(/not running/);
+    expect((await cliAsync(['stop'], env)).stdout).toMatch(/not running/);
     expect(bystander.exitCode).toBeNull();
     expect(bystander.killed).toBe(false);
   });
 
-  it("another data dir's collector on the port: start refuses and names it, status and doctor report only this data dir, stop leaves it alone", async () => {
-    await setup();
+  it("another data dir's collector on the port: start refuses and names it, status and doctor report only this data dir, stop leaves it alone", async ({
+    onTestFinished,
+  }) => {
+    const { home, port, env } = await setup(onTestFinished);
     const other = tempHome();
-    const otherEnv = envFor(other, port);
-    cleanups.push(() => {
-      cli(['stop'], otherEnv);
+    const otherEnv = envFor(other, port, NO_MODEL);
+    onTestFinished(async () => {
+      await cliAsync(['stop'], otherEnv);
       rmSync(other, { recursive: true, force: true });
     });
-    expect(cli(['start'], otherEnv).code).toBe(0);
+    expect((await cliAsync(['start'], otherEnv)).code).toBe(0);
     const otherPid = JSON.parse(readFileSync(join(other, 'collector.pid'), 'utf8')).pid;
 
     for (const args of [['start'], ['start', '--foreground']]) {
-      const started = cli(args, env);
+      const started = await cliAsync(args, env);
       expect(started.code, args.join(' ')).toBe(1);
       expect(started.stdout).toBe('');
       expect(started.stderr).toBe(
@@ -150,7 +161,7 @@ describe('kiro-learn CLI', () => {
     }
     expect(existsSync(join(home, 'collector.pid'))).toBe(false);
 
-    const status = cli(['status'], env);
+    const status = await cliAsync(['status'], env);
     expect(status.code).toBe(1);
     expect(status.stdout).toMatch(
       new RegExp(
@@ -158,7 +169,7 @@ describe('kiro-learn CLI', () => {
       ),
     );
     expect(status.stdout).not.toMatch(/events|memories/);
-    const json = JSON.parse(cli(['status', '--json'], env).stdout);
+    const json = JSON.parse((await cliAsync(['status', '--json'], env)).stdout);
     expect(json).toMatchObject({
       running: false,
       home,
@@ -166,23 +177,25 @@ describe('kiro-learn CLI', () => {
     });
     expect(json).not.toHaveProperty('events');
 
-    const doctor = cli(['doctor'], env);
+    const doctor = await cliAsync(['doctor'], env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain(
       `✗ collector for ${home} not running: port ${port} is held by the kiro-learn collector of another data dir (${other}, pid ${otherPid})`,
     );
     expect(doctor.stdout).not.toMatch(/collector running|semantic search/);
 
-    const stopped = cli(['stop'], env);
+    const stopped = await cliAsync(['stop'], env);
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/not running/);
     expect(stopped.stdout).toMatch(/another data dir/);
     expect(await healthy(port)).toBe(true);
   });
 
-  it('a second collector on the same data dir is refused from the lock, without asking any port', async () => {
-    await setup();
-    expect(cli(['start'], env).code).toBe(0);
+  it('a second collector on the same data dir is refused from the lock, without asking any port', async ({
+    onTestFinished,
+  }) => {
+    const { home, port, env } = await setup(onTestFinished);
+    expect((await cliAsync(['start'], env)).code).toBe(0);
     const pid = JSON.parse(readFileSync(join(home, 'collector.pid'), 'utf8')).pid;
     // Whatever answers on the second port is not asked: the data dir's lock decides.
     const otherPort = await freePort();
@@ -192,10 +205,10 @@ describe('kiro-learn CLI', () => {
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => listener.listen(otherPort, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => listener.close(resolve)));
-    const second = envFor(home, otherPort);
+    onTestFinished(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+    const second = envFor(home, otherPort, NO_MODEL);
     for (const args of [['start'], ['start', '--foreground']]) {
-      const refused = cli(args, second);
+      const refused = await cliAsync(args, second);
       expect(refused.code, args.join(' ')).toBe(1);
       expect(refused.stderr).toContain(
         `the data dir ${home} is in use by another kiro-learn collector (pid ${pid}, port ${port})`,
@@ -204,7 +217,7 @@ describe('kiro-learn CLI', () => {
     expect(asked).toBe(0);
     expect(await healthy(port)).toBe(true);
     // The data dir stays owner-only: the lock and its journal too.
-    expect(cli(['backup'], env).code).toBe(0);
+    expect((await cliAsync(['backup'], env)).code).toBe(0);
     const modes: Array<[string, string]> = [];
     const walk = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -223,9 +236,11 @@ describe('kiro-learn CLI', () => {
     }
   });
 
-  it('start warns when the database is damaged and points to the recovery steps', async () => {
-    await setup();
-    expect(cli(['start'], env).code).toBe(0);
+  it('start warns when the database is damaged and points to the recovery steps', async ({
+    onTestFinished,
+  }) => {
+    const { home, port, env } = await setup(onTestFinished);
+    expect((await cliAsync(['start'], env)).code).toBe(0);
     for (let i = 0; i < 300; i++) {
       const event = {
         event_id: newEventId(),
@@ -245,7 +260,7 @@ describe('kiro-learn CLI', () => {
       });
       expect(reply.status).toBe(200);
     }
-    expect(cli(['stop'], env).code).toBe(0);
+    expect((await cliAsync(['stop'], env)).code).toBe(0);
     // Pages in the middle of the file (event text) overwritten: it still opens.
     const db = join(home, 'kiro-learn.db');
     const bytes = readFileSync(db);
@@ -254,7 +269,7 @@ describe('kiro-learn CLI', () => {
     bytes.fill(0xff, middle, middle + 4 * page);
     writeFileSync(db, bytes);
 
-    const started = cli(['start'], env);
+    const started = await cliAsync(['start'], env);
     expect(started.code).toBe(0);
     expect(started.stdout).toMatch(/started/);
     expect(started.stderr).toMatch(
@@ -263,13 +278,19 @@ describe('kiro-learn CLI', () => {
     expect(readFileSync(join(home, 'logs', 'collector.log'), 'utf8')).toMatch(/is damaged/);
   });
 
-  it('a SIGTERM during start-up stops the collector cleanly once it has started', async () => {
-    await setup();
+  it('a SIGTERM during start-up stops the collector cleanly once it has started', async ({
+    onTestFinished,
+  }) => {
+    // With the model: the SIGTERM comes while it loads, which the stop must wait for (a
+    // process that exits while the worker is inside onnxruntime aborts, exit code lost).
+    const { home, env } = await setup(onTestFinished, { KIRO_LEARN_SEMANTIC_ENABLED: 'true' });
     const child = spawn(process.execPath, [CLI, 'start', '--foreground'], {
       env,
       stdio: 'ignore',
     });
-    cleanups.push(() => child.kill('SIGKILL'));
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
@@ -286,12 +307,22 @@ describe('kiro-learn CLI', () => {
     );
   });
 
-  it('names the port and the setting when another program holds the port', async () => {
-    await setup();
-    const squatter: Server = createServer();
+  it('names the port and the setting when another program holds the port', async ({
+    onTestFinished,
+  }) => {
+    const { port, env } = await setup(onTestFinished);
+    // It accepts connections and never answers (nor closes them: they end with the test).
+    const sockets = new Set<Socket>();
+    const squatter: Server = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => squatter.close(resolve)));
-    const r = cli(['start'], env);
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          squatter.close(() => resolve());
+        }),
+    );
+    const r = await cliAsync(['start'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program`),
@@ -299,33 +330,35 @@ describe('kiro-learn CLI', () => {
     expect(r.stderr).toMatch(/KIRO_LEARN_PORT/);
   });
 
-  it('refuses to start off loopback without a token, and says why', async () => {
-    await setup({ KIRO_LEARN_HOST: '0.0.0.0' });
-    const r = cli(['start', '--foreground'], env);
+  it('refuses to start off loopback without a token, and says why', async ({ onTestFinished }) => {
+    const { env } = await setup(onTestFinished, { KIRO_LEARN_HOST: '0.0.0.0' });
+    const r = await cliAsync(['start', '--foreground'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/token: binding 0\.0\.0\.0 .* set KIRO_LEARN_TOKEN/);
   });
 
-  it('stops start-up on an invalid setting with dot.path: message', async () => {
-    await setup();
+  it('stops start-up on an invalid setting with dot.path: message', async ({ onTestFinished }) => {
+    const { home, env } = await setup(onTestFinished);
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ retrieval: { records: 0 } }));
-    const r = cli(['start'], env);
+    const r = await cliAsync(['start'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^ {2}retrieval\.records: /m);
   });
 
-  it('searches the current project through a running collector', async () => {
-    await setup();
-    expect(cli(['search', 'anything'], env).stderr).toMatch(/not running.*kiro-learn start/);
-    expect(cli(['start'], env).code).toBe(0);
-    const r = cli(['search', 'stripe', 'webhook', '--project', home], env);
+  it('searches the current project through a running collector', async ({ onTestFinished }) => {
+    const { home, env } = await setup(onTestFinished);
+    expect((await cliAsync(['search', 'anything'], env)).stderr).toMatch(
+      /not running.*kiro-learn start/,
+    );
+    expect((await cliAsync(['start'], env)).code).toBe(0);
+    const r = await cliAsync(['search', 'stripe', 'webhook', '--project', home], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^no memories match in \/actor\/.+\/project\/.+\/$/m);
   });
 
-  it('doctor reports each check and what to fix', async () => {
-    await setup({ PATH: '/nonexistent' });
-    const r = cli(['doctor'], env, home);
+  it('doctor reports each check and what to fix', async ({ onTestFinished }) => {
+    const { home, env } = await setup(onTestFinished, { PATH: '/nonexistent' });
+    const r = await cliAsync(['doctor'], env, home);
     expect(r.stdout).toMatch(/✓ Node \d+/);
     expect(r.stdout).toMatch(/! collector not running; port \d+ is free/);
     expect(r.stdout).toMatch(/compressor agent "kiro-cli" not found/);

@@ -5,31 +5,41 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { cli, envFor, freePort, spawnCollector, tempHome } from '@kiro-learn/test-harness';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeEvent, send } from './helpers.js';
+import {
+  cliAsync,
+  envFor,
+  freePort,
+  NO_MODEL,
+  spawnCollector,
+  tempHome,
+} from '@kiro-learn/test-harness';
+import { describe, expect, it } from 'vitest';
+import { exportHeader, makeEvent, send } from './helpers.js';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+/** The test's own onTestFinished (its cleanups run last first): the tests run side by side. */
+type Cleanup = (fn: () => Promise<void> | void) => void;
 
-async function setup() {
+async function setup(onFinished: Cleanup) {
   const base = tempHome();
   const home = join(base, 'data');
   const project = join(base, 'src', 'payments-api');
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{}');
   const port = await freePort();
-  const env = envFor(home, port, { KIRO_LEARN_ACTOR: 'dev', HOME: join(base, 'home') });
+  // Without the embedding model: nothing here searches by meaning.
+  const env = envFor(home, port, {
+    ...NO_MODEL,
+    KIRO_LEARN_ACTOR: 'dev',
+    HOME: join(base, 'home'),
+  });
   const namespace = projectIdentity(project, { env }).namespace;
-  cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+  onFinished(() => rmSync(base, { recursive: true, force: true }));
   return { base, home, project, port, env, namespace, db: join(home, 'kiro-learn.db') };
 }
 
-async function running(env: NodeJS.ProcessEnv, port: number) {
+async function running(onFinished: Cleanup, env: NodeJS.ProcessEnv, port: number) {
   const daemon = await spawnCollector(env, port);
-  cleanups.push(async () => {
+  onFinished(async () => {
     await daemon.stop();
   });
   return daemon;
@@ -40,10 +50,14 @@ const fileHas = (db: string, needle: string) =>
     (s) => existsSync(db + s) && readFileSync(db + s).includes(Buffer.from(needle)),
   );
 
-describe('data commands', () => {
-  it('forget, export and backup against a running collector; restore refuses while it runs', async () => {
-    const box = await setup();
-    const daemon = await running(box.env, box.port);
+// Every test has its own data dirs and ports, and runs the CLI as a child without blocking
+// this process: they run side by side.
+describe.concurrent('data commands', () => {
+  it('forget, export and backup against a running collector; restore refuses while it runs', async ({
+    onTestFinished,
+  }) => {
+    const box = await setup(onTestFinished);
+    const daemon = await running(onTestFinished, box.env, box.port);
     const secret = `zq${newEventId().toLowerCase()}`;
     const mine = makeEvent({
       namespace: box.namespace,
@@ -54,30 +68,30 @@ describe('data commands', () => {
       expect((await send(box.port, 'POST', '/v1/events', { body: e })).status).toBe(200);
     }
 
-    const exported = cli(['export', '--out', 'all.jsonl'], box.env, box.base);
+    const exported = await cliAsync(['export', '--out', 'all.jsonl'], box.env, box.base);
     expect(exported).toMatchObject({ code: 0 });
     expect(exported.stdout).toMatch(/exported 2 events and memories to .*all\.jsonl \(complete\)/);
     expect(readFileSync(join(box.base, 'all.jsonl'), 'utf8')).toContain(secret);
 
-    const backup = cli(['backup', 'before.db'], box.env, box.base);
+    const backup = await cliAsync(['backup', 'before.db'], box.env, box.base);
     expect(backup.code).toBe(0);
     expect(backup.stdout).toMatch(/backup written to .*before\.db/);
-    const again = cli(['backup', 'before.db'], box.env, box.base);
+    const again = await cliAsync(['backup', 'before.db'], box.env, box.base);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/before\.db exists; name another file, or pass --force/);
-    expect(cli(['backup', 'before.db', '--force'], box.env, box.base).code).toBe(0);
+    expect((await cliAsync(['backup', 'before.db', '--force'], box.env, box.base)).code).toBe(0);
 
-    const refused = cli(['restore', 'before.db'], box.env, box.base);
+    const refused = await cliAsync(['restore', 'before.db'], box.env, box.base);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/the collector is running .*stop it first \(kiro-learn stop\)/);
 
-    const asked = cli(['forget', '--project', box.project], box.env);
+    const asked = await cliAsync(['forget', '--project', box.project], box.env);
     expect(asked.code).toBe(1);
     expect(asked.stdout).toMatch(/project \/actor\/dev\/project\/payments-api-\w+\/: 1 event/);
     expect(asked.stderr).toMatch(/pass --yes/);
     expect(fileHas(box.db, secret)).toBe(true);
 
-    const forgot = cli(['forget', '--project', box.project, '--yes'], box.env);
+    const forgot = await cliAsync(['forget', '--project', box.project, '--yes'], box.env);
     expect(forgot.code).toBe(0);
     expect(forgot.stdout).toMatch(/forgot 1 event/);
     expect(fileHas(box.db, secret)).toBe(false);
@@ -85,9 +99,11 @@ describe('data commands', () => {
     expect(daemon.child.exitCode).toBeNull();
   });
 
-  it("forget --project covers the project's earlier id from before its repository gained a remote", async () => {
-    const box = await setup();
-    await running(box.env, box.port);
+  it("forget --project covers the project's earlier id from before its repository gained a remote", async ({
+    onTestFinished,
+  }) => {
+    const box = await setup(onTestFinished);
+    await running(onTestFinished, box.env, box.port);
     const repo = join(box.base, 'src', 'webshop');
     mkdirSync(repo, { recursive: true });
     expect(spawnSync('git', ['init', '-q'], { cwd: repo }).status).toBe(0);
@@ -117,9 +133,9 @@ describe('data commands', () => {
     const after = await capture('after the remote');
     expect(after).not.toBe(before);
 
-    const dry = cli(['forget', '--project', repo, '--dry-run'], box.env);
+    const dry = await cliAsync(['forget', '--project', repo, '--dry-run'], box.env);
     expect(dry.stdout).toContain(`with the project's earlier ids: ${before}`);
-    const forgot = cli(['forget', '--project', repo, '--yes'], box.env);
+    const forgot = await cliAsync(['forget', '--project', repo, '--yes'], box.env);
     expect(forgot).toMatchObject({ code: 0 });
     expect(forgot.stdout).toMatch(/forgot 2 events/);
     expect(fileHas(box.db, secret)).toBe(false);
@@ -127,70 +143,73 @@ describe('data commands', () => {
     expect(projects.map((p: { namespace: string }) => p.namespace)).not.toContain(before);
   });
 
-  it('pause and resume one project while the collector runs; status shows it', async () => {
-    const box = await setup();
-    await running(box.env, box.port);
-    expect(cli(['pause', '--project', box.project, '--for', '1h'], box.env).stdout).toMatch(
-      /capture paused for .*payments-api .* until \d{4}-/,
+  it('pause and resume one project while the collector runs; status shows it', async ({
+    onTestFinished,
+  }) => {
+    const box = await setup(onTestFinished);
+    await running(onTestFinished, box.env, box.port);
+    expect(
+      (await cliAsync(['pause', '--project', box.project, '--for', '1h'], box.env)).stdout,
+    ).toMatch(/capture paused for .*payments-api .* until \d{4}-/);
+    expect((await cliAsync(['status'], box.env)).stdout).toMatch(
+      /capture paused for .*payments-api/,
     );
-    expect(cli(['status'], box.env).stdout).toMatch(/capture paused for .*payments-api/);
     const dropped = await send(box.port, 'POST', '/v1/events', {
       body: makeEvent({ namespace: box.namespace }),
     });
     expect(dropped.json).toMatchObject({ stored: false, skipped: 'paused' });
-    expect(cli(['resume', '--project', box.project], box.env).stdout).toMatch(/capture resumed/);
-    expect(cli(['status', '--json'], box.env).stdout).not.toMatch(/paused/);
+    expect((await cliAsync(['resume', '--project', box.project], box.env)).stdout).toMatch(
+      /capture resumed/,
+    );
+    expect((await cliAsync(['status', '--json'], box.env)).stdout).not.toMatch(/paused/);
   });
 
-  it('import into a stopped collector is idempotent and reports a cut-off file; restore keeps the old database aside', async () => {
-    const source = await setup();
-    await running(source.env, source.port);
+  it('import into a stopped collector is idempotent and reports a cut-off file; restore keeps the old database aside', async ({
+    onTestFinished,
+  }) => {
+    const source = await setup(onTestFinished);
+    await running(onTestFinished, source.env, source.port);
     const events = Array.from({ length: 30 }, (_, i) =>
       makeEvent({ namespace: source.namespace, body: { type: 'text', content: `event ${i}` } }),
     );
     for (const e of events) await send(source.port, 'POST', '/v1/events', { body: e });
     const file = join(source.base, 'export.jsonl');
-    expect(cli(['export', '--out', file], source.env).code).toBe(0);
-    expect(cli(['backup', join(source.base, 'b.db')], source.env).code).toBe(0);
+    expect((await cliAsync(['export', '--out', file], source.env)).code).toBe(0);
+    expect((await cliAsync(['backup', join(source.base, 'b.db')], source.env)).code).toBe(0);
 
-    const target = await setup();
-    const first = cli(['import', file], target.env);
+    const target = await setup(onTestFinished);
+    const first = await cliAsync(['import', file], target.env);
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toMatch(/added 30 events and 0 memories; skipped 0 events/);
-    const second = cli(['import', file], target.env);
+    const second = await cliAsync(['import', file], target.env);
     expect(second.stdout).toMatch(/added 0 events and 0 memories; skipped 30 events/);
 
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.slice(0, text.length - 60));
-    const cut = cli(['import', file], target.env);
+    const cut = await cliAsync(['import', file], target.env);
     expect(cut.code).toBe(1);
     expect(cut.stdout).toMatch(/rejected 1 lines\n {2}line 31: not a JSON object/);
     expect(cut.stdout).toMatch(/ends before its end line: it may be cut off/);
 
-    const restored = cli(['restore', join(source.base, 'b.db')], target.env);
+    const restored = await cliAsync(['restore', join(source.base, 'b.db')], target.env);
     expect(restored.code).toBe(0);
     expect(restored.stdout).toMatch(
       /restored .*b\.db: 30 events, 0 memories; the previous database is kept at .*before-restore-/,
     );
     const status = await (async () => {
-      await running(target.env, target.port);
+      await running(onTestFinished, target.env, target.port);
       return (await send(target.port, 'GET', '/v1/stats')).json;
     })();
     expect(status.events.total).toBe(30);
   });
 
-  it('gc drops events past retention.events.maxAgeDays, and --dry-run only says what would go', async () => {
-    const box = await setup();
+  it('gc drops events past retention.events.maxAgeDays, and --dry-run only says what would go', async ({
+    onTestFinished,
+  }) => {
+    const box = await setup(onTestFinished);
     const old = makeEvent({ namespace: box.namespace });
     const fresh = makeEvent({ namespace: box.namespace });
-    const header = {
-      type: 'header',
-      format: 'kiro-learn-export',
-      version: 1,
-      tool_version: 'test',
-      exported_at: new Date().toISOString(),
-      counts: { events: 2, records: 0 },
-    };
+    const header = exportHeader({ events: 2, records: 0 }, 'test');
     const file = join(box.base, 'aged.jsonl');
     writeFileSync(
       file,
@@ -203,33 +222,35 @@ describe('data commands', () => {
         .map((l) => JSON.stringify(l))
         .join('\n'),
     );
-    expect(cli(['import', file], box.env).code).toBe(0);
+    expect((await cliAsync(['import', file], box.env)).code).toBe(0);
     writeFileSync(
       join(box.home, 'settings.json'),
       JSON.stringify({ retention: { events: { maxAgeDays: 30 } } }),
     );
-    const dry = cli(['gc', '--dry-run'], box.env);
+    const dry = await cliAsync(['gc', '--dry-run'], box.env);
     expect(dry).toMatchObject({ code: 0 });
     expect(dry.stdout).toMatch(/would delete 1 events .* maxAgeDays=30/);
-    const done = cli(['gc'], box.env);
+    const done = await cliAsync(['gc'], box.env);
     expect(done.stdout).toMatch(/deleted 1 events .* maxAgeDays=30/);
-    expect(cli(['gc'], box.env).stdout).toMatch(/nothing is past the retention limits/);
+    expect((await cliAsync(['gc'], box.env)).stdout).toMatch(
+      /nothing is past the retention limits/,
+    );
   });
 
-  it('says what to do on bad input', () => {
+  it('says what to do on bad input', async ({ onTestFinished }) => {
     const env = { ...process.env, KIRO_LEARN_HOME: tempHome() };
-    cleanups.push(() => rmSync(env.KIRO_LEARN_HOME, { recursive: true, force: true }));
-    const none = cli(['forget'], env);
+    onTestFinished(() => rmSync(env.KIRO_LEARN_HOME, { recursive: true, force: true }));
+    const none = await cliAsync(['forget'], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/say what to forget: one of --record ID/);
-    expect(cli(['forget', '--before', 'yesterday'], env).stderr).toMatch(
+    expect((await cliAsync(['forget', '--before', 'yesterday'], env)).stderr).toMatch(
       /is not a date; use e\.g\. 2026-01-31/,
     );
-    expect(cli(['pause', '--for', 'a while'], env).stderr).toMatch(
+    expect((await cliAsync(['pause', '--for', 'a while'], env)).stderr).toMatch(
       /not a duration; use e\.g\. 30m/,
     );
-    expect(cli(['import'], env).stderr).toMatch(/name one export file/);
-    expect(cli(['import', 'nope.jsonl'], env).stderr).toMatch(/does not exist/);
-    expect(cli(['restore', 'nope.db'], env).stderr).toMatch(/does not exist/);
+    expect((await cliAsync(['import'], env)).stderr).toMatch(/name one export file/);
+    expect((await cliAsync(['import', 'nope.jsonl'], env)).stderr).toMatch(/does not exist/);
+    expect((await cliAsync(['restore', 'nope.db'], env)).stderr).toMatch(/does not exist/);
   });
 });

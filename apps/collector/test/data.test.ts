@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type MemoryRecord, newEventId, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
+import { exportHeader, makeEvent, NS, type Running, send, startCollector } from './helpers.js';
 
 const OTHER = '/actor/dev/project/billing/';
 const running: Running[] = [];
@@ -175,14 +175,7 @@ describe('export and import', () => {
 
   it('refuses deep metadata and far-past or far-future times line by line, in plain words', async () => {
     const r = await collector();
-    const header = JSON.stringify({
-      type: 'header',
-      format: 'kiro-learn-export',
-      version: 1,
-      tool_version: 'x',
-      exported_at: new Date().toISOString(),
-      counts: { events: 4, records: 3 },
-    });
+    const header = JSON.stringify(exportHeader({ events: 4, records: 3 }));
     // Written as text: JSON.stringify itself cannot serialize this deep a value.
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const good = makeEvent();
@@ -241,14 +234,7 @@ describe('export and import', () => {
 
   it('scrubs secrets on import like any write', async () => {
     const source = await collector();
-    const header = JSON.stringify({
-      type: 'header',
-      format: 'kiro-learn-export',
-      version: 1,
-      tool_version: 'x',
-      exported_at: new Date().toISOString(),
-      counts: { events: 1, records: 0 },
-    });
+    const header = JSON.stringify(exportHeader({ events: 1, records: 0 }));
     const event = makeEvent({
       body: { type: 'text', content: 'key AKIAIOSFODNN7EXAMPLE here' },
     });

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
+import { cli, envFor, freePort, NO_MODEL, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const cleanups: Array<() => unknown> = [];
@@ -10,7 +10,7 @@ afterEach(() => {
 describe('kiro-learn demo', () => {
   it('on a fresh data dir, starts the collector, captures, extracts and shows what the next prompt gets', async () => {
     const home = tempHome();
-    const env = envFor(home, await freePort(), { KIRO_LEARN_EXTRACTOR: 'builtin' });
+    const env = envFor(home, await freePort(), { ...NO_MODEL, KIRO_LEARN_EXTRACTOR: 'builtin' });
     cleanups.push(() => {
       cli(['stop'], env);
       rmSync(home, { recursive: true, force: true });

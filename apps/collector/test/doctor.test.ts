@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
-import { cli, envFor, freePort, tempHome } from '@kiro-learn/test-harness';
+import { cli, envFor, freePort, NO_MODEL, tempHome } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEvent } from './helpers.js';
 
@@ -20,6 +20,7 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ buffer: { idleMs: 100 } }));
     const port = await freePort();
     const env = envFor(home, port, {
+      ...NO_MODEL,
       KIRO_LEARN_EXTRACTOR: 'acp',
       KIRO_LEARN_COMPRESSOR_COMMAND: testAgentCommand('crash').join(' '),
     });
@@ -73,7 +74,7 @@ describe('kiro-learn doctor and agents that run each other’s hooks', () => {
     const project = join(root, 'project');
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, 'package.json'), '{"name":"both-agents"}\n');
-    const env = { ...envFor(join(root, 'data'), await freePort()), HOME: root };
+    const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     expect(cli(['init', '--surface', 'claude-code,cursor', '--yes'], env, project).code).toBe(0);
     const doctor = cli(['doctor'], env, project);
@@ -92,7 +93,7 @@ describe('kiro-learn doctor and the hooks’ fast path', () => {
     const project = join(root, 'project');
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, 'package.json'), '{"name":"fast-hooks"}\n');
-    const env = { ...envFor(join(root, 'data'), await freePort()), HOME: root };
+    const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => {
       cli(['stop'], env);
       rmSync(root, { recursive: true, force: true });

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, newEventId } from '@kiro-learn/schema';
+import type { Event } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { event } from '@kiro-learn/test-harness/events';
 import { inject } from 'vitest';
 import { type Collector, type CollectorOptions, createCollector } from '../src/app.js';
 import { runCli } from '../src/commands/index.js';
@@ -94,21 +95,11 @@ export function send(
 
 export const NS = '/actor/dev/project/payments-api/';
 
-/** A valid event; override any field. */
-export function makeEvent(overrides: Partial<Event> = {}): Event {
-  return {
-    event_id: newEventId(),
-    session_id: 'sess-1',
-    actor_id: 'dev',
-    namespace: NS,
-    schema_version: 1,
-    kind: 'tool_use',
-    body: { type: 'text', content: 'ran the tests' },
-    valid_time: new Date().toISOString(),
-    source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
-    ...overrides,
-  };
-}
+const RAN_TESTS: Event['body'] = { type: 'text', content: 'ran the tests' };
+
+/** A valid event (the developer's tool use in NS); override any field. */
+export const makeEvent = (overrides: Partial<Event> = {}): Event =>
+  event({ actor_id: 'dev', namespace: NS, kind: 'tool_use', body: RAN_TESTS, ...overrides });
 
 /** Runs `kiro-learn <args>` in this process; returns the exit code and what it printed. */
 export async function runCliHere(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
@@ -177,4 +168,16 @@ export function writeMemberSettings(home: string, extra: Record<string, unknown>
       ...extra,
     }),
   );
+}
+
+/** The header line of an export file (`kiro-learn export`) holding `counts`. */
+export function exportHeader(counts: { events: number; records: number }, toolVersion = 'x') {
+  return {
+    type: 'header',
+    format: 'kiro-learn-export',
+    version: 1,
+    tool_version: toolVersion,
+    exported_at: new Date().toISOString(),
+    counts,
+  };
 }

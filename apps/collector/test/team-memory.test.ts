@@ -176,6 +176,15 @@ async function prompt(m: Machine, root: string, text: string, session = `${m.nam
   return reply.json.retrieval as { context: string; records: string[]; latency_ms: number };
 }
 
+/** Waits until the team server holds the record: its push has arrived. */
+async function onServer(server: TeamServer, recordId: string, what = 'the push'): Promise<void> {
+  await waitFor(what, async () =>
+    (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [recordId])).length > 0
+      ? true
+      : undefined,
+  );
+}
+
 async function outboxOf(m: Machine) {
   return (await send(m.port, 'GET', '/v1/sharing')).json as {
     outbox: { count: number };
@@ -353,12 +362,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
 
   it('an agent searching memory finds a teammate’s record: search route, kiro-learn search and the MCP tool', async () => {
     const [record] = await turn(alice, aliceRepo, 'the payout idempotency key header', 'a-search');
-    await waitFor('the push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
-        .length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, record!.record_id);
     // Bob's agent has been at work in his clone (so his collector knows it is shared).
     await send(bob.port, 'POST', '/v1/events', {
       body: bob.event(bobRepo, 'note', 'opened the payouts module', 'b-search'),
@@ -471,12 +475,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     // Shared while the collector runs: no prompt needed, the record goes to the server.
     const shared = await kiro(['team', 'share'], daveEnv, repo);
     expect(shared.stdout).toContain('The running collector shares it now');
-    await waitFor('Dave’s push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record.record_id]))
-        .length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, record.record_id, 'Dave’s push');
 
     const unshared = await kiro(['team', 'unshare'], daveEnv, repo);
     expect(unshared.stdout).toContain('The running collector stopped sharing it.');
@@ -576,12 +575,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
 
   it('an edit propagates: the teammate gets the new text', async () => {
     const [record] = await turn(alice, aliceRepo, 'the invoice pdf font embedding', 'a-4');
-    await waitFor('the push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
-        .length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, record!.record_id);
     const title = 'Invoice PDFs must embed the Inter font subset';
     const patched = await send(alice.port, 'PATCH', `/v1/memories/${record!.record_id}`, {
       body: { title },
@@ -600,12 +594,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
 
   it('a delete propagates: the teammate no longer gets the record', async () => {
     const [record] = await turn(alice, aliceRepo, 'the ledger export csv quoting', 'a-3');
-    await waitFor('the push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [record!.record_id]))
-        .length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, record!.record_id);
     expect((await prompt(bob, bobRepo, 'ledger export csv quoting')).records).toContain(
       record!.record_id,
     );
@@ -625,11 +614,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
   it('a record an admin deleted stays deleted: the author’s later edit is refused with 410, and the outbox takes it as done', async () => {
     const [record] = await turn(alice, aliceRepo, 'the dunning email retry schedule', 'a-gone');
     const id = record!.record_id;
-    await waitFor('the push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [id])).length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, id);
     const deleted = await fetch(`${server.url}/v1/team/records/${id}`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${tokens['lead']}` },
@@ -717,12 +702,7 @@ describe('team memory: two developers and a team server on PostgreSQL', () => {
     const fresh = records.filter((r) => r.title.includes('vat rounding'));
     expect(fresh.length).toBeGreaterThan(0);
     const [bobs] = await turn(bob, bobRepo, 'the webhook replay window', 'b-5');
-    await waitFor('Bob’s push', async () =>
-      (await server.query('SELECT 1 FROM team_records WHERE record_id = $1', [bobs!.record_id]))
-        .length > 0
-        ? true
-        : undefined,
-    );
+    await onServer(server, bobs!.record_id, 'Bob’s push');
     expect(
       await server.query('SELECT record_id FROM memory_records WHERE record_id = ANY($1)', [
         fresh.map((r) => r.record_id),

@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
 import { loadSettings } from '../src/config/load.js';
 import { viewerApp } from '../src/viewer/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
 const APP_DIR = join(import.meta.dirname, '..');
 const ARTIFACTS = join(APP_DIR, 'test-artifacts');
@@ -289,8 +290,6 @@ async function shot(name: string, fullPage = false): Promise<void> {
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-
 beforeAll(async () => {
   // One clear line when the browser is missing (the test command's summary repeats it).
   if (!existsSync(CHROMIUM)) {
@@ -312,15 +311,7 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
     viewport: { width: 1366, height: 768 },
     colorScheme: 'light',
   });

@@ -19,6 +19,21 @@ const oneRecord: ExtractFn = async (batch) => ({
   records: [batchRecord(batch)],
 });
 
+/** An extractor that fails with `message` until `recover()`, then makes one record a batch. */
+function failingUntilRecovered(message: string) {
+  let healthy = false;
+  const extract: ExtractFn = async (batch) => {
+    if (!healthy) throw new Error(message);
+    return oneRecord(batch);
+  };
+  return {
+    extract,
+    recover: () => {
+      healthy = true;
+    },
+  };
+}
+
 const quiet: Partial<BufferOptions> = { idleMs: 600_000 };
 
 async function records(storage: StorageBackend) {
@@ -100,11 +115,7 @@ describe('pending buffer', () => {
 
   it('leaves a failed batch pending, opens the breaker after 3 failures, and tries again after the back-off', async () => {
     const { storage } = await tempStorage();
-    let healthy = false;
-    const extract: ExtractFn = async (batch) => {
-      if (!healthy) throw new Error('agent exited (code 1)');
-      return oneRecord(batch);
-    };
+    const { extract, recover } = failingUntilRecovered('agent exited (code 1)');
     const buffer = track(
       createBuffer({
         storage,
@@ -142,7 +153,7 @@ describe('pending buffer', () => {
       (await storage.listExtractions({ limit: 10 })).every((log) => log.status === 'failed'),
     ).toBe(true);
 
-    healthy = true;
+    recover();
     const [recovered] = await runs(buffer);
     expect(recovered).toMatchObject({
       status: 'ok',
@@ -153,11 +164,7 @@ describe('pending buffer', () => {
 
   it('lets extractNow through an open breaker and says when nothing is pending', async () => {
     const { storage } = await tempStorage();
-    let healthy = false;
-    const extract: ExtractFn = async (batch) => {
-      if (!healthy) throw new Error('boom');
-      return oneRecord(batch);
-    };
+    const { extract, recover } = failingUntilRecovered('boom');
     const buffer = track(
       createBuffer({
         storage,
@@ -170,7 +177,7 @@ describe('pending buffer', () => {
     await failing;
     expect(buffer.breakerState(NS)).toBe('open');
     expect(buffer.status().projects[0]!.next?.trigger).toBe('retry');
-    healthy = true;
+    recover();
     expect(await buffer.extractNow(NS)).toMatchObject({ trigger: 'manual', status: 'ok' });
     expect(buffer.breakerState(NS)).toBe('closed');
     await expect(buffer.extractNow(NS)).rejects.toMatchObject({ code: 'nothing_pending' });

@@ -1,24 +1,13 @@
-import { type Event, type MemoryRecord, newEventId } from '@kiro-learn/schema';
+import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinExtractor, curateRecords } from '../src/index.js';
+import { CLAUDE_CODE_SHOP, shimEvent } from './fixtures/events.js';
 
-const NAMESPACE = '/actor/dev/project/shop/';
-const PROJECT = '/home/dev/src/shop';
+const { namespace: NAMESPACE, project: PROJECT } = CLAUDE_CODE_SHOP;
 const SESSION = 'cc-session';
 
-function event(kind: Event['kind'], body: Event['body'], session = SESSION): Event {
-  return {
-    event_id: newEventId(),
-    session_id: session,
-    actor_id: 'dev',
-    namespace: NAMESPACE,
-    schema_version: 1,
-    kind,
-    body,
-    valid_time: new Date().toISOString(),
-    source: { surface: 'claude-code', version: '2.1.0', client_id: 'test', project_path: PROJECT },
-  };
-}
+const event = (kind: Event['kind'], body: Event['body'], session = SESSION) =>
+  shimEvent(CLAUDE_CODE_SHOP, kind, body, session);
 const prompt = (content: string, session?: string) =>
   event('prompt', { type: 'text', content }, session);
 const stop = (content: string, session?: string) =>

@@ -1,27 +1,18 @@
 // Turns as Claude Code reports them, through the built-in extractor and curation: a later
 // turn that undid what an earlier one did retires its record, with no model and whatever
 // words the agent used to say so.
-import { type Event, type MemoryRecord, newEventId } from '@kiro-learn/schema';
+import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinExtractor, curateRecords } from '../src/index.js';
+import { CLAUDE_CODE_SHOP, shimEvent } from './fixtures/events.js';
 
-const NAMESPACE = '/actor/dev/project/shop/';
-const PROJECT = '/home/dev/src/shop';
+const { namespace: NAMESPACE, project: PROJECT } = CLAUDE_CODE_SHOP;
 let clock = Date.parse('2026-05-01T09:00:00Z');
 
+/** An event a minute after the one before. */
 function event(kind: Event['kind'], body: Event['body'], session: string): Event {
   clock += 60_000;
-  return {
-    event_id: newEventId(clock),
-    session_id: session,
-    actor_id: 'dev',
-    namespace: NAMESPACE,
-    schema_version: 1,
-    kind,
-    body,
-    valid_time: new Date(clock).toISOString(),
-    source: { surface: 'claude-code', version: '2.1.0', client_id: 'test', project_path: PROJECT },
-  };
+  return shimEvent(CLAUDE_CODE_SHOP, kind, body, session, clock);
 }
 type Tool = [name: string, input: Record<string, unknown>, response?: unknown];
 const edit = (file: string, before: string, after: string): Tool => [

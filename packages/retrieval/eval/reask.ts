@@ -30,6 +30,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
+import { FRAMING_WORDS, words } from '@kiro-learn/test-harness/words';
 import { type Collector, startCollector } from './collector.ts';
 import { mean, type Scores, score } from './metrics.ts';
 import { RANKERS } from './rankers.ts';
@@ -55,24 +56,13 @@ interface Asking {
   context: string;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const words = (text: string) => (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1);
-/** Words extractors frame a request with, which say nothing of the project. */
-const FRAMING = new Set(
-  (
-    'request outcome asked asks user the a an and or of to in on for with no tools were used ' +
-    'turn had not ended when this was written answered answer question questions agent replied ' +
-    'is are be it that what which how why where when who do does did can could should would'
-  ).split(' '),
-);
-
 /** A record that says nothing its prompt did not: no fact, no file, < 3 words of its own. */
 function echoOf(record: MemoryRecord, prompt: string): boolean {
   if (record.facts.length > 0 || record.files_touched.length > 0) return false;
   const asked = new Set(words(prompt));
   let fresh = 0;
   for (const w of new Set(words(`${record.title}\n${record.summary}`))) {
-    if (!asked.has(w) && !FRAMING.has(w)) fresh++;
+    if (!asked.has(w) && !FRAMING_WORDS.has(w)) fresh++;
   }
   return fresh < 3;
 }

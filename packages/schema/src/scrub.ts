@@ -241,6 +241,14 @@ function scrubBody(body: Event['body'], scrubber: Scrubber): Event['body'] {
   };
 }
 
+/** A text field scrubbed, then cut to `max` if scrubbing lengthened it (ending with the marker). */
+const scrubbedText = (scrubber: Scrubber, value: string, max: number) =>
+  fit(scrubber.text(value), max, TRUNCATION_MARKER);
+
+/** A list field with each item scrubbed and cut to `max`. */
+const scrubbedList = (scrubber: Scrubber, items: readonly string[], max: number) =>
+  items.map((item) => scrubbedText(scrubber, item, max));
+
 /**
  * A record with every string scrubbed (`strategy`, text, lists, metadata); the id, the
  * namespace, the event ids and the times are left as sent. A field that scrubbing
@@ -251,24 +259,23 @@ export function scrubRecord(
   record: MemoryRecord,
   scrubber: Scrubber = defaultScrubber,
 ): MemoryRecord {
-  const text = scrubber.text;
-  const list = (items: readonly string[], max: number) =>
-    items.map((item) => fit(text(item), max, TRUNCATION_MARKER));
   return {
     ...record,
-    strategy: fit(text(record.strategy), LIMITS.strategyLength),
-    title: fit(text(record.title), LIMITS.titleLength, TRUNCATION_MARKER),
-    summary: fit(text(record.summary), LIMITS.summaryLength, TRUNCATION_MARKER),
-    facts: list(record.facts, LIMITS.factLength),
-    concepts: list(record.concepts, LIMITS.conceptLength),
-    files_touched: list(record.files_touched, LIMITS.fileLength),
-    ...(record.questions ? { questions: list(record.questions, LIMITS.questionLength) } : {}),
+    strategy: fit(scrubber.text(record.strategy), LIMITS.strategyLength),
+    title: scrubbedText(scrubber, record.title, LIMITS.titleLength),
+    summary: scrubbedText(scrubber, record.summary, LIMITS.summaryLength),
+    facts: scrubbedList(scrubber, record.facts, LIMITS.factLength),
+    concepts: scrubbedList(scrubber, record.concepts, LIMITS.conceptLength),
+    files_touched: scrubbedList(scrubber, record.files_touched, LIMITS.fileLength),
+    ...(record.questions
+      ? { questions: scrubbedList(scrubber, record.questions, LIMITS.questionLength) }
+      : {}),
     ...(record.superseded_reason !== undefined
       ? {
-          superseded_reason: fit(
-            text(record.superseded_reason),
+          superseded_reason: scrubbedText(
+            scrubber,
+            record.superseded_reason,
             LIMITS.supersededReasonLength,
-            TRUNCATION_MARKER,
           ),
         }
       : {}),
@@ -281,16 +288,14 @@ export function scrubRecordPatch(
   patch: MemoryRecordPatch,
   scrubber: Scrubber = defaultScrubber,
 ): MemoryRecordPatch {
-  const text = scrubber.text;
-  const list = (items: readonly string[], max: number) =>
-    items.map((item) => fit(text(item), max, TRUNCATION_MARKER));
+  const list = (items: readonly string[], max: number) => scrubbedList(scrubber, items, max);
   return {
     ...patch,
     ...(patch.title !== undefined
-      ? { title: fit(text(patch.title), LIMITS.titleLength, TRUNCATION_MARKER) }
+      ? { title: scrubbedText(scrubber, patch.title, LIMITS.titleLength) }
       : {}),
     ...(patch.summary !== undefined
-      ? { summary: fit(text(patch.summary), LIMITS.summaryLength, TRUNCATION_MARKER) }
+      ? { summary: scrubbedText(scrubber, patch.summary, LIMITS.summaryLength) }
       : {}),
     ...(patch.facts ? { facts: list(patch.facts, LIMITS.factLength) } : {}),
     ...(patch.concepts ? { concepts: list(patch.concepts, LIMITS.conceptLength) } : {}),

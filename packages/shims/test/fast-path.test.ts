@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newEventId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
+import { freePort, outputOf } from '@kiro-learn/test-harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import type { ShimSurface } from '../src/hook.js';
@@ -94,15 +95,6 @@ let impostorHits = 0;
 
 const actor = () => projectIdentity(project, { home }).actor;
 const namespace = () => projectIdentity(project, { home }).namespace;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function collectorEnv(data: string, port: number): NodeJS.ProcessEnv {
   return {
@@ -207,15 +199,7 @@ function runHook(
     child.stdin.on('error', () => {});
     if (stdin !== undefined) child.stdin.end(stdin as Buffer | string);
   }
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return outputOf(child);
 }
 
 interface StoredEvent {

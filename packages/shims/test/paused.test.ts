@@ -3,21 +3,17 @@
 // and other projects are still recorded.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { outputOf } from '@kiro-learn/test-harness';
+import { freePort, outputOf } from '@kiro-learn/test-harness';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { writePauseState } from '../src/paused.js';
 
 let closedPort: number;
 beforeAll(async () => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closedPort = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
+  closedPort = await freePort();
 });
 
 const dirs: string[] = [];

@@ -10,10 +10,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS, utf8Length } from '@kiro-learn/schema';
+import { freePort } from '@kiro-learn/test-harness';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import { SPOOL_MAX_BYTES, spoolStatus } from '../src/spool.js';
@@ -23,10 +23,7 @@ let closedPort: number;
 
 beforeAll(async () => {
   // A port nothing listens on: the collector is "down".
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closedPort = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
+  closedPort = await freePort();
 });
 
 interface Ran {

@@ -6,7 +6,9 @@
 import type { Event } from '@kiro-learn/schema';
 import type { Kysely } from 'kysely';
 import type {
+  EventPage,
   ExtractionLogEntry,
+  ListEventsOptions,
   ListRecordsOptions,
   LogQuery,
   Member,
@@ -16,6 +18,7 @@ import type {
   RetrievalLogEntry,
   StorageStats,
 } from './backend.js';
+import { StorageError } from './errors.js';
 import { memberOfRow, RECORD_COLUMNS, recordOfColumns } from './rows.js';
 import type { SharedTables } from './tables.js';
 
@@ -47,6 +50,35 @@ export async function eventJson(
 /** A stored event's JSON text as the event (both backends store it as sent), or undefined. */
 export const eventOfJson = (json: string | undefined): Event | undefined =>
   json === undefined ? undefined : (JSON.parse(json) as Event);
+
+/**
+ * A page of events, newest first by arrival. A cursor is the last seq of the page before;
+ * `seqBound` turns it into the backend's bound (SQLite a number, PostgreSQL bigint text).
+ */
+export async function listEventPage(
+  db: Kysely<PortableTables>,
+  query: ListEventsOptions,
+  seqBound: (cursor: string) => Count,
+): Promise<EventPage> {
+  let q = db.selectFrom('events').select(['seq', 'json']);
+  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
+  if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
+  if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
+  if (query.cursor !== undefined) {
+    if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
+    q = q.where('seq', '<', seqBound(query.cursor));
+  }
+  const rows = await q
+    .orderBy('seq', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => JSON.parse(row.json) as Event),
+    ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
+  };
+}
 
 /** A team server's members, by team then name. */
 export async function listMemberRows(db: Kysely<PortableTables>): Promise<Member[]> {

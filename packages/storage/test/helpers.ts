@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, newEventId } from '@kiro-learn/schema';
-import { NS } from '@kiro-learn/test-harness/records';
 import { afterEach } from 'vitest';
 import { openSqliteStorage, type SqliteStorage } from '../src/index.js';
 
@@ -28,19 +26,5 @@ export async function openTemp(): Promise<SqliteStorage> {
   return storage;
 }
 
+export { event } from '@kiro-learn/test-harness/events';
 export { NS, record } from '@kiro-learn/test-harness/records';
-
-export function event(overrides: Partial<Event> = {}): Event {
-  return {
-    event_id: newEventId(),
-    session_id: 'sess-1',
-    actor_id: 'alice',
-    namespace: NS,
-    schema_version: 1,
-    kind: 'prompt',
-    body: { type: 'text', content: 'why does the webhook test fail?' },
-    valid_time: new Date().toISOString(),
-    source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'test' },
-    ...overrides,
-  };
-}

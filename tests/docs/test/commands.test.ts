@@ -4,6 +4,9 @@
 // - each page gets a fresh HOME, data dir ($HOME/.kiro-learn), free port and collector,
 //   so a page can change settings or purge data without touching the others (and pages
 //   run side by side);
+// - a page that does not mention semantic search (`semantic`, `reindex`) runs its collector
+//   without the embedding model (KIRO_LEARN_SEMANTIC_ENABLED=false): its commands never search
+//   by meaning, and each start then loads no model, each stop waits for no load;
 // - commands run in a git project at $HOME/src/payments-api, with KIRO_LEARN_ACTOR=dev;
 // - the page's port replaces 21100 in `127.0.0.1:21100` and `localhost:21100`;
 // - a command must exit 0, or the code its `# exits N` comment declares;
@@ -61,7 +64,7 @@ function bash(box: Sandbox, text: string): Promise<Ran> {
   });
 }
 
-async function sandbox(name: string): Promise<Sandbox> {
+async function sandbox(name: string, withModel: boolean): Promise<Sandbox> {
   const home = join(root, name);
   const project = join(home, 'src', 'payments-api');
   mkdirSync(project, { recursive: true });
@@ -74,6 +77,7 @@ async function sandbox(name: string): Promise<Sandbox> {
     KIRO_LEARN_HOME: join(home, '.kiro-learn'),
     KIRO_LEARN_PORT: String(port),
     KIRO_LEARN_ACTOR: 'dev',
+    ...(withModel ? {} : { KIRO_LEARN_SEMANTIC_ENABLED: 'false' }),
     PATH: [bin, dirname(process.execPath), process.env['PATH']].join(':'),
     NO_COLOR: '1',
   };
@@ -125,6 +129,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** Pages that mention semantic search: their collectors load the embedding model. */
+const SEMANTIC = /semantic|reindex/i;
+
 const all = pages().flatMap((page) => page.blocks.map((block) => ({ page: page.name, block })));
 const shell = all.filter(({ block }) => block.lang === 'sh');
 const skipped = shell.filter(({ block }) => skipReason(block) !== undefined);
@@ -151,7 +158,7 @@ describe.concurrent('the sh blocks of', () => {
     const blocks = page.blocks.filter((b) => b.lang === 'sh' && skipReason(b) === undefined);
     if (blocks.length === 0) continue;
     it(page.name, { timeout: 600_000 }, async () => {
-      const box = await sandbox(page.name.replace(/\.md$/, ''));
+      const box = await sandbox(page.name.replace(/\.md$/, ''), SEMANTIC.test(page.text));
       try {
         for (const block of blocks) {
           await ensureCollector(box);

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { type Event, newEventId } from '@kiro-learn/schema';
+import type { Event } from '@kiro-learn/schema';
 import {
   envFor as sharedEnvFor,
   flood as sharedFlood,
   tempHome as sharedTempHome,
 } from '@kiro-learn/test-harness';
+import { event } from '@kiro-learn/test-harness/events';
 
 export {
   CLI,
@@ -31,23 +32,19 @@ export function envFor(home: string, port: number, extra: Record<string, string>
   return sharedEnvFor(home, port, { KIRO_LEARN_EXTRACTOR: 'builtin', ...extra });
 }
 
-/** A valid event of the fault namespace. */
+/** A valid event of the fault namespace: a file read. */
 export function makeEvent(overrides: Partial<Event> = {}): Event {
-  return {
-    event_id: newEventId(),
+  const data = { tool_name: 'fs_read', tool_input: { path: 'src/app.ts' }, tool_response: 'ok' };
+  const source = { surface: 'kiro-cli', version: '1.0.0', client_id: 'fault' } as const;
+  return event({
     session_id: 'fault-session',
     actor_id: 'dev',
     namespace: NS,
-    schema_version: 1,
     kind: 'tool_use',
-    body: {
-      type: 'json',
-      data: { tool_name: 'fs_read', tool_input: { path: 'src/app.ts' }, tool_response: 'ok' },
-    },
-    valid_time: new Date().toISOString(),
-    source: { surface: 'kiro-cli', version: '1.0.0', client_id: 'fault' },
+    body: { type: 'json', data },
+    source,
     ...overrides,
-  };
+  });
 }
 
 /** Floods the collector with fault-namespace events (or `event`'s) from `clients` clients. */

@@ -51,6 +51,16 @@ export function envFor(
   return { ...process.env, KIRO_LEARN_HOME: home, KIRO_LEARN_PORT: String(port), ...extra };
 }
 
+/**
+ * For `envFor`'s `extra`: the collector starts without its embedding model (retrieval is
+ * lexical, status says semantic search is off). For tests that never search by meaning: a
+ * start then loads no model (about 1 CPU-s and 280 MB less), and a stop does not wait for a
+ * load under way (a collector waits for its model to finish loading before it exits).
+ */
+export const NO_MODEL: Readonly<Record<string, string>> = Object.freeze({
+  KIRO_LEARN_SEMANTIC_ENABLED: 'false',
+});
+
 /** `kiro-learn <args>` to completion (in `cwd`): its exit code and what it printed. */
 export function cli(args: string[], env: NodeJS.ProcessEnv, cwd?: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], {
@@ -159,13 +169,21 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** `kiro-learn <args>` as a child, without blocking this process (it may serve a collector). */
+/**
+ * `kiro-learn <args>` as a child (in `cwd`), without blocking this process (it may serve a
+ * collector, or run other tests side by side).
+ */
 export function cliAsync(
   args: string[],
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return outputOf(
-    spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [CLI, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
+    }),
   );
 }
 

@@ -136,19 +136,11 @@ export async function backFigures(
   );
   const lengths = done.contexts.map((c) => c.context.length);
   const f: BackFigures = {
+    ...noFigures(),
     prompts: done.contexts.length,
     withContext: lengths.filter((n) => n > 0).length,
     meanChars: lengths.length ? lengths.reduce((a, b) => a + b, 0) / lengths.length : 0,
     maxChars: Math.max(0, ...lengths),
-    informationFree: 0,
-    informationFreeWithContext: 0,
-    injected: 0,
-    currentSessionInWindow: 0,
-    currentSessionCompacted: 0,
-    echoes: 0,
-    noFactNoFile: 0,
-    filePrompts: 0,
-    filePromptsFound: 0,
     sessionStartChars: done.sessionStart.length,
   };
   for (const [i, c] of done.contexts.entries()) {
@@ -189,9 +181,9 @@ export async function backFigures(
   return f;
 }
 
-/** Sums figures (means weighted by prompts; session-start characters: the mean per session). */
-export function sumBack(list: readonly BackFigures[]): BackFigures {
-  const out: BackFigures = {
+/** Figures of nothing: every count zero. */
+function noFigures(): BackFigures {
+  return {
     prompts: 0,
     withContext: 0,
     meanChars: 0,
@@ -207,6 +199,11 @@ export function sumBack(list: readonly BackFigures[]): BackFigures {
     filePromptsFound: 0,
     sessionStartChars: 0,
   };
+}
+
+/** Sums figures (means weighted by prompts; session-start characters: the mean per session). */
+export function sumBack(list: readonly BackFigures[]): BackFigures {
+  const out = noFigures();
   for (const f of list) {
     for (const key of Object.keys(out) as Array<keyof BackFigures>) {
       if (key === 'maxChars') out.maxChars = Math.max(out.maxChars, f.maxChars);

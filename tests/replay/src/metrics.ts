@@ -6,6 +6,7 @@
  * that only repeat the user's question, absolute paths in stored text, and supersessions.
  */
 import type { MemoryRecord } from '@kiro-learn/schema';
+import { FRAMING_WORDS, words } from '@kiro-learn/test-harness/words';
 
 export interface StoreFigures {
   turns: number;
@@ -30,18 +31,6 @@ export interface StoreFigures {
   /** Records a newer record superseded. */
   superseded: number;
 }
-
-const WORD = /[\p{L}\p{N}]+/gu;
-const words = (text: string) => (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1);
-
-/** Words of a record's text that carry no content (labels the extractors write). */
-const BOILERPLATE = new Set(
-  (
-    'request outcome asked asks user the a an and or of to in on for with no tools were used ' +
-    'turn had not ended when this was written answered answer question questions agent replied ' +
-    'is are be it that what which how why where when who do does did can could should would'
-  ).split(' '),
-);
 
 export function titleWords(title: string): number {
   return (title.match(/[\p{L}\p{N}][\p{L}\p{N}._/-]*/gu) ?? []).length;
@@ -103,7 +92,7 @@ export function isQuestionOnly(record: MemoryRecord, prompts: readonly string[])
     words([record.title, record.summary, ...record.facts, ...record.files_touched].join(' ')),
   );
   let fresh = 0;
-  for (const w of own) if (!asked.has(w) && !BOILERPLATE.has(w)) fresh++;
+  for (const w of own) if (!asked.has(w) && !FRAMING_WORDS.has(w)) fresh++;
   return fresh < 3;
 }
 

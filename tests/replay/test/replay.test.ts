@@ -12,6 +12,18 @@ import { availableSources } from '../src/sources.ts';
 import { makeWorld, type World } from '../src/world.ts';
 
 let result: ReplayResult;
+
+/** Every replayed record, and the store's figures over them. */
+function store() {
+  const all = result.transcripts.flatMap((t) => t.records);
+  const figures = storeFigures(all, {
+    turns: result.transcripts.reduce((a, t) => a + t.turns, 0),
+    toolCalls: result.transcripts.reduce((a, t) => a + t.toolCalls, 0),
+    prompts: result.transcripts.flatMap((t) => t.prompts),
+    toolNames: result.toolNames,
+  });
+  return { all, figures };
+}
 let world: World | undefined;
 /** What came back, per transcript, read while the collector still runs. */
 let back: BackFigures[] = [];
@@ -79,13 +91,7 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
   });
 
   it('stores what a user judges a record by: no question-only record, no tool name as a file, no pasted markdown, no short title', () => {
-    const all = result.transcripts.flatMap((t) => t.records);
-    const figures = storeFigures(all, {
-      turns: result.transcripts.reduce((a, t) => a + t.turns, 0),
-      toolCalls: result.transcripts.reduce((a, t) => a + t.toolCalls, 0),
-      prompts: result.transcripts.flatMap((t) => t.prompts),
-      toolNames: result.toolNames,
-    });
+    const { figures } = store();
     expect(figures).toMatchObject({
       questionOnly: 0,
       toolNamesAsFiles: 0,
@@ -96,13 +102,7 @@ describe('replaying public Claude Code sessions through the installed hooks', ()
   });
 
   it('measures the store', () => {
-    const all = result.transcripts.flatMap((t) => t.records);
-    const figures = storeFigures(all, {
-      turns: result.transcripts.reduce((a, t) => a + t.turns, 0),
-      toolCalls: result.transcripts.reduce((a, t) => a + t.toolCalls, 0),
-      prompts: result.transcripts.flatMap((t) => t.prompts),
-      toolNames: result.toolNames,
-    });
+    const { all, figures } = store();
     expect(figures.records).toBe(all.length);
     expect(figures.recordsPerTurn).toBeGreaterThan(0);
   });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CollectorError } from '../errors.js';
 
@@ -19,3 +20,15 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
 }
 
 export const line = (stream: NodeJS.WritableStream, text = '') => stream.write(`${text}\n`);
+
+/**
+ * The one file a command takes (`kiro-learn import FILE`), resolved against `cwd`; a usage
+ * error that says which file, with an example (`what`), for none or more than one.
+ */
+export function oneFile(command: string, args: string[], cwd: string, what: string): string {
+  const { positionals } = parseCommandArgs(command, args, {}, true);
+  if (positionals.length !== 1) {
+    throw new CollectorError('usage', `kiro-learn ${command}: name one ${what}`);
+  }
+  return resolve(cwd, positionals[0]!);
+}

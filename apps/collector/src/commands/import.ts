@@ -1,8 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { CollectorError } from '../errors.js';
-import { line, parseCommandArgs } from './args.js';
+import { line, oneFile } from './args.js';
 import { answerError, bar, linkCollector, progress } from './link.js';
 import type { Command } from './types.js';
 
@@ -24,14 +22,12 @@ scrubbed like every write. What is already here (same ids) is skipped; a corrupt
 line is reported and skipped. Prints what was added, skipped and rejected, and why.
 Exit code 1 when any line was rejected or the file is cut off.`,
   async run(args, io) {
-    const { positionals } = parseCommandArgs('import', args, {}, true);
-    if (positionals.length !== 1) {
-      throw new CollectorError(
-        'usage',
-        'kiro-learn import: name one export file, e.g. kiro-learn import kiro-learn-export.jsonl',
-      );
-    }
-    const file = resolve(io.cwd, positionals[0]!);
+    const file = oneFile(
+      'import',
+      args,
+      io.cwd,
+      'export file, e.g. kiro-learn import kiro-learn-export.jsonl',
+    );
     let size: number;
     try {
       size = statSync(file).size;

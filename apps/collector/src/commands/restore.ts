@@ -1,12 +1,10 @@
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ensureDataDir } from '@kiro-learn/schema/node';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
-import { CollectorError } from '../errors.js';
 import { cliAddress, probe } from '../lifecycle/client.js';
 import { daemonFiles } from '../lifecycle/files.js';
-import { line, parseCommandArgs } from './args.js';
+import { line, oneFile } from './args.js';
 import type { Command } from './types.js';
 
 export const restore: Command = {
@@ -18,14 +16,12 @@ Replaces the database with the backup FILE (kiro-learn backup). Refuses while th
 collector runs: stop it first. The database it replaces is kept beside it as
 kiro-learn.db.before-restore-<time>.`,
   async run(args, io) {
-    const { positionals } = parseCommandArgs('restore', args, {}, true);
-    if (positionals.length !== 1) {
-      throw new CollectorError(
-        'usage',
-        'kiro-learn restore: name one backup file, e.g. kiro-learn restore ~/.kiro-learn/backups/daily-20261123T030000Z.db',
-      );
-    }
-    const file = resolve(io.cwd, positionals[0]!);
+    const file = oneFile(
+      'restore',
+      args,
+      io.cwd,
+      'backup file, e.g. kiro-learn restore ~/.kiro-learn/backups/daily-20261123T030000Z.db',
+    );
     const address = cliAddress(io.env);
     if (loadSettings(io.env).config?.storage.url !== undefined) {
       line(

@@ -7,20 +7,16 @@ import {
   probeRunning,
 } from '../lifecycle/client.js';
 import { daemonFiles, readPidFile } from '../lifecycle/files.js';
+import type { SemanticPrompts, SemanticStatus } from '../semantic.js';
 import type { StorageHealth } from '../storage.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
-interface SemanticView {
+/** Semantic search as a running collector reports it (an older one: any state, no prompts). */
+type SemanticView = Omit<SemanticStatus, 'state' | 'prompts'> & {
   state: string;
-  reason?: string;
-  model?: string;
-  runtime?: string;
-  vectors?: { records: number; withVector: number };
-  slow?: { what: string; fix: string };
-  precision?: string;
-  prompts?: { used: number; timedOut: number; failed: number };
-}
+  prompts?: SemanticPrompts;
+};
 
 /**
  * One line on semantic search: on with its model and coverage, or off and why; then, when

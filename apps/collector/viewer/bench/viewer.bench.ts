@@ -24,6 +24,7 @@ import { it } from 'vitest';
 import { createCollector } from '../../src/app.js';
 import { loadSettings } from '../../src/config/load.js';
 import { viewerApp } from '../../src/viewer/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test/chromium.js';
 
 const RECORDS = Number(process.env['VIEWER_BENCH_RECORDS'] ?? 100_000);
 const WORDS =
@@ -161,16 +162,8 @@ it('viewer benchmark', async () => {
     }
 
     const browser = await chromium.launch({
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
     });
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     await page.goto(`${url}/ui/`);

@@ -44,3 +44,18 @@ export function fill(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, children);
 }
+
+/**
+ * Asks in `box` whether to forget something for good: the question, then a "Yes, forget it"
+ * and a "Keep it" button, "Keep it" focused. The caller says what each button does.
+ */
+export function askToForget(
+  box: Element,
+  question: string,
+): { yes: HTMLButtonElement; no: HTMLButtonElement } {
+  const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, forget it');
+  const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
+  fill(box, h('span', {}, question), yes, no);
+  no.focus();
+  return { yes, no };
+}

@@ -1,6 +1,6 @@
 import { api, describe } from './api.js';
 import { tokens } from './compaction.js';
-import { fill, h } from './dom.js';
+import { askToForget, fill, h } from './dom.js';
 import { onFeed } from './feed.js';
 import { ago, bytes, count, duration, plural } from './format.js';
 import { BREAKER_TIPS, COLUMN_TIPS, EXTRACTION_TIPS } from './tips.js';
@@ -101,17 +101,9 @@ function forgetButton(row: ProjectRow, reload: () => void, status: HTMLElement):
   );
   const reset = () => fill(box, start);
   start.addEventListener('click', () => {
-    const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, forget it');
-    const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
-    fill(
+    const { yes, no } = askToForget(
       box,
-      h(
-        'span',
-        {},
-        `Forget ${row.project} for good: ${plural(row.events, 'event')}, ${memories(row.memories)}? `,
-      ),
-      yes,
-      no,
+      `Forget ${row.project} for good: ${plural(row.events, 'event')}, ${memories(row.memories)}? `,
     );
     no.addEventListener('click', () => {
       reset();
@@ -132,7 +124,6 @@ function forgetButton(row: ProjectRow, reload: () => void, status: HTMLElement):
         reset();
       }
     });
-    no.focus();
   });
   reset();
   return box;

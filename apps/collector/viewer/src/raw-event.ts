@@ -1,5 +1,5 @@
 import { api, describe } from './api.js';
-import { fill, h } from './dom.js';
+import { askToForget, fill, h } from './dom.js';
 import type { Event } from './types.js';
 
 /** Opens an event exactly as stored, in a modal dialog (Esc closes it). */
@@ -32,17 +32,9 @@ function forgetSession(event: Event, pre: HTMLElement): HTMLElement {
   const start = h('button', { type: 'button', class: 'danger' }, 'Forget this session…');
   const reset = () => fill(box, start);
   start.addEventListener('click', () => {
-    const yes = h('button', { type: 'button', class: 'danger' }, 'Yes, forget it');
-    const no = h('button', { type: 'button', class: 'secondary' }, 'Keep it');
-    fill(
+    const { yes, no } = askToForget(
       box,
-      h(
-        'span',
-        {},
-        `Forget session ${event.session_id} (every event and the memories made from them) for good? `,
-      ),
-      yes,
-      no,
+      `Forget session ${event.session_id} (every event and the memories made from them) for good? `,
     );
     no.addEventListener('click', reset);
     yes.addEventListener('click', async () => {
@@ -57,7 +49,6 @@ function forgetSession(event: Event, pre: HTMLElement): HTMLElement {
         fill(box, h('span', { class: 'error' }, describe(error)), start);
       }
     });
-    no.focus();
   });
   reset();
   return box;

@@ -85,6 +85,23 @@ export function namedFrame(surface: Surface, payload: Payload): HookFrame | unde
   return { surface, name, cwd: str(payload['cwd']), sessionId: str(payload['session_id']) };
 }
 
+/**
+ * The frame of the agents that add the editor's conversation and workspace to Claude Code's
+ * payload shape (Cursor, Augment): the conversation is the session, and the first
+ * workspace root the project when `cwd` is missing or empty; undefined without a hook name.
+ */
+export function conversationFrame(surface: Surface, payload: Payload): HookFrame | undefined {
+  const name = str(payload['hook_event_name']);
+  if (!name) return undefined;
+  const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'] : [];
+  return {
+    surface,
+    name,
+    cwd: str(payload['cwd']) ?? str(roots[0]),
+    sessionId: str(payload['conversation_id']) ?? str(payload['session_id']),
+  };
+}
+
 /** The skip for a payload without a hook name: the user should hear about it. */
 export function noHookName(): MapResult {
   return skip('the payload has no hook_event_name', true);

@@ -77,25 +77,8 @@ export function mergeClaudeHooks(
   groups: Record<string, ClaudeGroup>,
   shown: string,
 ): Record<string, unknown> {
-  const base = withoutClaudeHooks(settings);
-  if (base['hooks'] !== undefined && !isObject(base['hooks'])) {
-    throw new ShimsError(
-      'invalid_json',
-      `${shown}: "hooks" is not an object; fix it, then run kiro-learn init again`,
-    );
-  }
-  const hooks: Record<string, unknown> = { ...((base['hooks'] as Record<string, unknown>) ?? {}) };
-  for (const [event, group] of Object.entries(groups)) {
-    const existing = hooks[event] ?? [];
-    if (!Array.isArray(existing)) {
-      throw new ShimsError(
-        'invalid_json',
-        `${shown}: "hooks.${event}" is not a list; fix it, then run kiro-learn init again`,
-      );
-    }
-    hooks[event] = [...existing, group];
-  }
-  return { ...base, hooks };
+  const add = Object.fromEntries(Object.entries(groups).map(([event, group]) => [event, [group]]));
+  return appendHooks(withoutClaudeHooks(settings), add, shown);
 }
 
 /** Claude Code settings without kiro-learn's hooks; containers it emptied go too. */
@@ -176,7 +159,19 @@ export function mergeKiroAgentHooks(
   add: KiroAgentHooks,
   shown: string,
 ): Record<string, unknown> {
-  const base = withoutKiroAgentHooks(agent);
+  return appendHooks(withoutKiroAgentHooks(agent), add, shown);
+}
+
+/**
+ * `base` with each list of `add` appended to its `hooks.<key>` list (a new list when there
+ * is none). A `hooks` that is not an object, or a `hooks.<key>` that is not a list, is the
+ * user's to fix: nothing is guessed.
+ */
+function appendHooks(
+  base: Record<string, unknown>,
+  add: Readonly<Record<string, readonly unknown[]>>,
+  shown: string,
+): Record<string, unknown> {
   if (base['hooks'] !== undefined && !isObject(base['hooks'])) {
     throw new ShimsError(
       'invalid_json',
@@ -184,15 +179,15 @@ export function mergeKiroAgentHooks(
     );
   }
   const hooks: Record<string, unknown> = { ...((base['hooks'] as Record<string, unknown>) ?? {}) };
-  for (const [trigger, entries] of Object.entries(add)) {
-    const existing = hooks[trigger] ?? [];
+  for (const [key, entries] of Object.entries(add)) {
+    const existing = hooks[key] ?? [];
     if (!Array.isArray(existing)) {
       throw new ShimsError(
         'invalid_json',
-        `${shown}: "hooks.${trigger}" is not a list; fix it, then run kiro-learn init again`,
+        `${shown}: "hooks.${key}" is not a list; fix it, then run kiro-learn init again`,
       );
     }
-    hooks[trigger] = [...existing, ...entries];
+    hooks[key] = [...existing, ...entries];
   }
   return { ...base, hooks };
 }

@@ -2,6 +2,7 @@ import type { MemoryRecord } from '@kiro-learn/schema';
 import { type RawBuilder, sql } from 'kysely';
 import type { DataStore, ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { type ForgetPlan, forgetSteps, noneForgotten } from '../forget-plan.js';
 import { teamCopiesScope } from '../team-copies.js';
 import type { PgContext } from './context.js';
 import { pgRecordFromRow } from './rows.js';
@@ -9,16 +10,7 @@ import type { PgRecordRow } from './tables.js';
 
 type Where = RawBuilder<unknown>;
 
-/** Per table, which rows a forget or prune touches (undefined: none of that table). */
-interface Plan {
-  records?: Where;
-  events?: Where;
-  pending?: Where;
-  retrievals?: Where;
-  extractions?: Where;
-  /** Kept copies of teammates' records (team_record_copies). */
-  copies?: Where;
-}
+type Plan = ForgetPlan<Where>;
 
 const all = sql`TRUE`;
 const and = (a: Where, b?: Where): Where => (b ? sql`(${a}) AND (${b})` : a);
@@ -86,36 +78,13 @@ function planOwn(scope: ForgetScope): Plan {
   return { records: ns, events: ns, pending: ns, retrievals: ns, extractions: ns };
 }
 
-const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
-
-/**
- * Tables in the order their rows must go: buffer entries first, then records, then events.
- * Deleting the buffer entries first is what makes a forget atomic with an extraction of
- * the same events: an extraction's commit deletes its batch's entries and stores its
- * records in one transaction, so the forget's delete of those entries either waits for
- * that commit (and the records' delete, a later statement, then sees its records) or goes
- * first (and the commit then finds its entries gone and stores nothing, `stale_batch`).
- */
-function steps(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
-  const out: Array<[keyof ForgetCounts, string, Where]> = [];
-  if (plan.pending) out.push(['pending', 'pending', plan.pending]);
-  // Entries parked past a project's ceiling are pending too (migration 0004).
-  if (plan.pending) out.push(['pending', 'parked', plan.pending]);
-  if (plan.records) out.push(['records', 'memory_records', plan.records]);
-  if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
-  if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
-  if (plan.events) out.push(['events', 'events', plan.events]);
-  if (plan.copies) out.push(['records', 'team_record_copies', plan.copies]);
-  return out;
-}
-
 /** The PostgreSQL side of forget, export scans, retention; no file backup. */
 export function pgData(ctx: PgContext): DataStore {
   const { db } = ctx;
 
   async function count(plan: Plan): Promise<ForgetCounts> {
-    const counts = zero();
-    for (const [key, table, where] of steps(plan)) {
+    const counts = noneForgotten();
+    for (const [key, table, where] of forgetSteps(plan)) {
       const { rows } = await sql<{ n: string }>`
         SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${where}`.execute(db);
       counts[key] += Number(rows[0]?.n ?? 0);
@@ -130,8 +99,8 @@ export function pgData(ctx: PgContext): DataStore {
    */
   async function remove(plan: Plan): Promise<ForgetCounts> {
     return db.transaction().execute(async (trx) => {
-      const counts = zero();
-      for (const [key, table, where] of steps(plan)) {
+      const counts = noneForgotten();
+      for (const [key, table, where] of forgetSteps(plan)) {
         const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(trx);
         counts[key] += Number(result.numAffectedRows ?? 0);
       }
@@ -146,7 +115,7 @@ export function pgData(ctx: PgContext): DataStore {
    */
   async function compact(plan: Plan): Promise<void> {
     const tables = new Set<string>();
-    for (const [, table] of steps(plan)) tables.add(table);
+    for (const [, table] of forgetSteps(plan)) tables.add(table);
     // Rows that go with a record (foreign keys ON DELETE CASCADE) hold its text or vector.
     if (plan.records) for (const table of ['record_vectors', 'team_records']) tables.add(table);
     await db.connection().execute(async (connection) => {
@@ -214,7 +183,7 @@ export function pgData(ctx: PgContext): DataStore {
     async pruneEvents(policy) {
       ctx.ensureOpen();
       const plan = await planPrune(policy);
-      if (!plan) return zero();
+      if (!plan) return noneForgotten();
       return policy.dryRun ? count(plan) : remove(plan);
     },
     async scanEvents(query) {

@@ -1,8 +1,7 @@
 import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
 import type { EventHead, EventStore } from '../backend.js';
-import { StorageError } from '../errors.js';
-import { eventJson, eventOfJson } from '../portable.js';
+import { eventJson, eventOfJson, listEventPage } from '../portable.js';
 import { hasNul, type PgContext } from './context.js';
 import type { PgEventBatcher } from './event-batcher.js';
 
@@ -73,25 +72,10 @@ export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): Omit<EventSto
       if ([query.namespace, query.sessionId].some((key) => key !== undefined && hasNul(key))) {
         return { items: [] };
       }
-      let q = db.selectFrom('events').select(['seq', 'json']);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-      if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
-      if (query.cursor !== undefined) {
-        if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
-        const cursor = BigInt(query.cursor);
-        q = q.where('seq', '<', String(cursor > MAX_SEQ ? MAX_SEQ : cursor));
-      }
-      const rows = await q
-        .orderBy('seq', 'desc')
-        .limit(query.limit + 1)
-        .execute();
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((row) => JSON.parse(row.json) as Event),
-        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
-      };
+      return listEventPage(db, query, (cursor) => {
+        const seq = BigInt(cursor);
+        return String(seq > MAX_SEQ ? MAX_SEQ : seq);
+      });
     },
   };
 }

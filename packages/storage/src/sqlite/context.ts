@@ -33,6 +33,19 @@ export const now = (): string => new Date().toISOString();
 /** UTF-8 size of a text, as stored in the `bytes` columns. */
 export const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
 
+/**
+ * `select` run on `ids` 500 at a time (SQLite bounds the number of bound parameters), the
+ * rows of every chunk in one list; no query at all for no ids.
+ */
+export async function selectInChunks<T>(
+  ids: readonly string[],
+  select: (chunk: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) rows.push(...(await select(ids.slice(i, i + 500))));
+  return rows;
+}
+
 /** A scan cursor: the last row's key, or 0 for the first page. */
 export function scanCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;

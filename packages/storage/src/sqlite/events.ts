@@ -1,8 +1,7 @@
 import type { Event } from '@kiro-learn/schema';
 import type { EventHead, EventStore } from '../backend.js';
-import { StorageError } from '../errors.js';
-import { eventJson, eventOfJson } from '../portable.js';
-import { byteLength, now, type SqliteContext } from './context.js';
+import { eventJson, eventOfJson, listEventPage } from '../portable.js';
+import { byteLength, now, type SqliteContext, selectInChunks } from './context.js';
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
 export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'> {
@@ -46,64 +45,44 @@ export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'
 
     async getEvents(eventIds) {
       ctx.ensureOpen();
-      if (eventIds.length === 0) return [];
-      const byId = new Map<string, Event>();
-      // In chunks: SQLite bounds the number of bound parameters.
-      for (let i = 0; i < eventIds.length; i += 500) {
-        const rows = await db
+      const rows = await selectInChunks(eventIds, (chunk) =>
+        db
           .selectFrom('events')
           .select(['event_id', 'json'])
-          .where('event_id', 'in', eventIds.slice(i, i + 500))
-          .execute();
-        for (const row of rows) byId.set(row.event_id, JSON.parse(row.json) as Event);
-      }
+          .where('event_id', 'in', chunk)
+          .execute(),
+      );
+      const byId = new Map(rows.map((row) => [row.event_id, JSON.parse(row.json) as Event]));
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
 
     async getEventHeads(eventIds) {
       ctx.ensureOpen();
-      if (eventIds.length === 0) return [];
-      const byId = new Map<string, EventHead>();
-      // In chunks: SQLite bounds the number of bound parameters.
-      for (let i = 0; i < eventIds.length; i += 500) {
-        const rows = await db
+      const rows = await selectInChunks(eventIds, (chunk) =>
+        db
           .selectFrom('events')
           .select(['event_id', 'namespace', 'session_id', 'kind', 'valid_time'])
-          .where('event_id', 'in', eventIds.slice(i, i + 500))
-          .execute();
-        for (const row of rows) {
-          byId.set(row.event_id, {
+          .where('event_id', 'in', chunk)
+          .execute(),
+      );
+      const byId = new Map(
+        rows.map((row): [string, EventHead] => [
+          row.event_id,
+          {
             eventId: row.event_id,
             namespace: row.namespace,
             sessionId: row.session_id,
             kind: row.kind as EventHead['kind'],
             validTime: row.valid_time,
-          });
-        }
-      }
+          },
+        ]),
+      );
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
 
     async listEvents(query) {
       ctx.ensureOpen();
-      let q = db.selectFrom('events').select(['seq', 'json']);
-      if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-      if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-      if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
-      if (query.cursor !== undefined) {
-        if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
-        q = q.where('seq', '<', Number(query.cursor));
-      }
-      const rows = await q
-        .orderBy('seq', 'desc')
-        .limit(query.limit + 1)
-        .execute();
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((row) => JSON.parse(row.json) as Event),
-        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
-      };
+      return listEventPage(db, query, Number);
     },
   };
 }

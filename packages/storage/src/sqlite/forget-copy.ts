@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope } from '../backend.js';
 import { StorageError } from '../errors.js';
+import { noneForgotten } from '../forget-plan.js';
 import { compiledExecArgv, compiledUrl } from './compiled.js';
 import { countScope, deleteScope, namespacesOfDirectories } from './forget.js';
 
@@ -28,8 +29,6 @@ export interface CopyForgetResult {
   /** The copy was rewritten without them. */
   rewritten: boolean;
 }
-
-const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
 
 function add(into: ForgetCounts, counts: ForgetCounts): void {
   into.events += counts.events;
@@ -64,7 +63,7 @@ function widen(sqlite: Database.Database, request: CopyForgetRequest): ForgetSco
  */
 export function forgetInCopySync(path: string, request: CopyForgetRequest): CopyForgetResult {
   const temporary = `${path}.forget`;
-  const counts = zero();
+  const counts = noneForgotten();
   let scopes: ForgetScope[];
   // A backup is in WAL mode (it copies the database's header), so even a read-only look
   // leaves an empty -wal and -shm beside it: those go again.

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ForgetCounts, ForgetScope, PrunePolicy } from '../backend.js';
+import { type ForgetPlan, type ForgetStep, forgetSteps, noneForgotten } from '../forget-plan.js';
 import { teamCopiesScope } from '../team-copies.js';
 
 /** A WHERE clause and its parameters. */
@@ -8,16 +9,7 @@ interface Where {
   params: unknown[];
 }
 
-/** Per table, which rows a forget touches (undefined: none of that table). */
-interface Plan {
-  records?: Where;
-  events?: Where;
-  pending?: Where;
-  retrievals?: Where;
-  extractions?: Where;
-  /** Kept copies of teammates' records (team_record_copies). */
-  copies?: Where;
-}
+type Plan = ForgetPlan<Where>;
 
 const where = (sql: string, ...params: unknown[]): Where => ({ sql, params });
 const and = (a: Where, b: Where | undefined): Where =>
@@ -102,28 +94,14 @@ const eventsIn = (events: Where): Where => ({
   params: events.params,
 });
 
-/** The statements of a plan, in the order they must run (records and pending before events). */
-function statements(plan: Plan): Array<[keyof ForgetCounts, string, Where]> {
-  const out: Array<[keyof ForgetCounts, string, Where]> = [];
-  if (plan.records) out.push(['records', 'memory_records', plan.records]);
-  if (plan.pending) out.push(['pending', 'pending', plan.pending]);
-  // Entries parked past a project's ceiling are pending too (migration 0004).
-  if (plan.pending) out.push(['pending', 'parked', plan.pending]);
-  if (plan.retrievals) out.push(['logs', 'retrieval_log', plan.retrievals]);
-  if (plan.extractions) out.push(['logs', 'extraction_log', plan.extractions]);
-  if (plan.events) out.push(['events', 'events', plan.events]);
-  if (plan.copies) out.push(['records', 'team_record_copies', plan.copies]);
-  return out;
-}
-
 /**
  * The statements whose table the database has: a backup made before team memory (0008)
  * has no kept copies of teammates' records, and is still rewritten, not deleted.
  */
 function present(
   sqlite: Database.Database,
-  steps: Array<[keyof ForgetCounts, string, Where]>,
-): Array<[keyof ForgetCounts, string, Where]> {
+  steps: Array<ForgetStep<Where>>,
+): Array<ForgetStep<Where>> {
   const copies = steps.some(([, table]) => table === 'team_record_copies');
   if (!copies) return steps;
   const has = sqlite
@@ -132,16 +110,14 @@ function present(
   return has ? steps : steps.filter(([, table]) => table !== 'team_record_copies');
 }
 
-const zero = (): ForgetCounts => ({ events: 0, records: 0, pending: 0, logs: 0 });
-
 /** Counts what a scope covers. */
 export function countScope(sqlite: Database.Database, scope: ForgetScope): ForgetCounts {
   return countPlan(sqlite, planScope(scope));
 }
 
 function countPlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
-  const counts = zero();
-  for (const [key, table, w] of present(sqlite, statements(plan))) {
+  const counts = noneForgotten();
+  for (const [key, table, w] of present(sqlite, forgetSteps(plan))) {
     counts[key] += Number(
       sqlite
         .prepare(`SELECT count(*) FROM ${table} WHERE ${w.sql}`)
@@ -158,8 +134,8 @@ export function deleteScope(sqlite: Database.Database, scope: ForgetScope): Forg
 }
 
 function deletePlan(sqlite: Database.Database, plan: Plan): ForgetCounts {
-  const counts = zero();
-  for (const [key, table, w] of present(sqlite, statements(plan))) {
+  const counts = noneForgotten();
+  for (const [key, table, w] of present(sqlite, forgetSteps(plan))) {
     counts[key] += sqlite.prepare(`DELETE FROM ${table} WHERE ${w.sql}`).run(...w.params).changes;
   }
   if (counts.records > 0) sweepRecordTables(sqlite);
@@ -284,13 +260,13 @@ function sizeCutoff(
 /** Counts what a retention policy would drop. */
 export function countPrune(sqlite: Database.Database, policy: PrunePolicy): ForgetCounts {
   const plan = planPrune(sqlite, policy);
-  return plan ? countPlan(sqlite, plan) : zero();
+  return plan ? countPlan(sqlite, plan) : noneForgotten();
 }
 
 /** Drops what a retention policy covers; run inside the writer's transaction. */
 export function deletePrune(sqlite: Database.Database, policy: PrunePolicy): ForgetCounts {
   const plan = planPrune(sqlite, policy);
-  return plan ? deletePlan(sqlite, plan) : zero();
+  return plan ? deletePlan(sqlite, plan) : noneForgotten();
 }
 
 /**

@@ -2,7 +2,7 @@ import type { MemoryRecord } from '@kiro-learn/schema';
 import type { RecordStore } from '../backend.js';
 import { listRecordPage } from '../portable.js';
 import { checkLink, followChain } from '../supersession.js';
-import { now, type SqliteContext } from './context.js';
+import { now, type SqliteContext, selectInChunks } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
 import type { WriteStatements } from './writes.js';
@@ -124,17 +124,10 @@ export function sqliteRecords(ctx: SqliteContext): RecordStore {
 
     async listSuperseded(recordIds) {
       ctx.ensureOpen();
-      if (recordIds.length === 0) return [];
-      const records: MemoryRecord[] = [];
-      for (let i = 0; i < recordIds.length; i += 500) {
-        const rows = await db
-          .selectFrom('memory_records')
-          .selectAll()
-          .where('superseded_by', 'in', recordIds.slice(i, i + 500))
-          .execute();
-        records.push(...rows.map(recordFromRow));
-      }
-      return records.sort(newestFirst);
+      const rows = await selectInChunks(recordIds, (chunk) =>
+        db.selectFrom('memory_records').selectAll().where('superseded_by', 'in', chunk).execute(),
+      );
+      return rows.map(recordFromRow).sort(newestFirst);
     },
 
     async listRecords(query) {

@@ -1,6 +1,6 @@
 import type { TeamRecordInfo, TeamStore } from '../backend.js';
 import { checkRevision } from '../team-rules.js';
-import { now, type SqliteContext } from './context.js';
+import { now, type SqliteContext, selectInChunks } from './context.js';
 import { rowFromRecord } from './rows.js';
 import type { RecordRow } from './tables.js';
 
@@ -94,16 +94,10 @@ export function sqliteTeam(ctx: SqliteContext): TeamStore {
 
     async teamRecordInfo(recordIds) {
       ctx.ensureOpen();
-      if (recordIds.length === 0) return [];
-      const byId = new Map<string, TeamRecordInfo>();
-      for (let i = 0; i < recordIds.length; i += 500) {
-        const rows = await db
-          .selectFrom('team_records')
-          .selectAll()
-          .where('record_id', 'in', recordIds.slice(i, i + 500))
-          .execute();
-        for (const row of rows) byId.set(row.record_id, toInfo(row));
-      }
+      const rows = await selectInChunks(recordIds, (chunk) =>
+        db.selectFrom('team_records').selectAll().where('record_id', 'in', chunk).execute(),
+      );
+      const byId = new Map(rows.map((row) => [row.record_id, toInfo(row)]));
       return recordIds.flatMap((id) => byId.get(id) ?? []);
     },
   };

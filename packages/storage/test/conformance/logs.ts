@@ -6,7 +6,7 @@ export function logsConformance({ open }: BackendFactory): void {
   describe('logs', () => {
     it('logs retrievals and extractions, newest first', async () => {
       const storage = await open();
-      await storage.logRetrieval({
+      const q1 = {
         namespace: NS,
         sessionId: 's1',
         eventId: '01J00000000000000000000000',
@@ -16,7 +16,8 @@ export function logsConformance({ open }: BackendFactory): void {
         latencyMs: 3.25,
         timedOut: false,
         budgetCut: true,
-      });
+      };
+      await storage.logRetrieval(q1);
       await storage.logRetrieval({
         namespace: '/actor/bob/project/x/',
         sessionId: 's2',
@@ -34,15 +35,7 @@ export function logsConformance({ open }: BackendFactory): void {
       expect(all[0]!.eventId).toBeUndefined();
       expect((await storage.listRetrievals({ limit: 10, sessionId: 's1' }))[0]).toEqual({
         id: all[1]!.id,
-        namespace: NS,
-        sessionId: 's1',
-        eventId: '01J00000000000000000000000',
-        query: 'q1',
-        recordIds: ['mr_a'],
-        scores: [1.5],
-        latencyMs: 3.25,
-        timedOut: false,
-        budgetCut: true,
+        ...q1,
         createdAt: all[1]!.createdAt,
       });
       expect(

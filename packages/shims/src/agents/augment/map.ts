@@ -1,6 +1,6 @@
 import { type MapInput, type MapResult, str } from '../../hook.js';
 import { type ClaudeShapedHook, dispatch, on } from '../claude-shaped.js';
-import { exitCodeIn, noHookName } from '../shared.js';
+import { conversationFrame, exitCodeIn, noHookName } from '../shared.js';
 
 /** `tool_error` marks a failure, said the way the extractors read failures. */
 const postToolUse: ClaudeShapedHook = (h, p) => {
@@ -31,17 +31,6 @@ const AUGMENT_HOOKS = {
 
 /** Augment hooks: Claude-shaped, the conversation the session, the first workspace root the project. */
 export function mapAugment({ payload }: Pick<MapInput, 'payload'>): MapResult {
-  const name = str(payload['hook_event_name']);
-  if (!name) return noHookName();
-  const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'] : [];
-  return dispatch(
-    {
-      surface: 'augment',
-      name,
-      cwd: str(payload['cwd']) ?? str(roots[0]),
-      sessionId: str(payload['conversation_id']) ?? str(payload['session_id']),
-    },
-    AUGMENT_HOOKS,
-    payload,
-  );
+  const frame = conversationFrame('augment', payload);
+  return frame ? dispatch(frame, AUGMENT_HOOKS, payload) : noHookName();
 }

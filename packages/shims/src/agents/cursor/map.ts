@@ -1,6 +1,6 @@
 import { type HookEvent, type MapInput, type MapResult, type Payload, str } from '../../hook.js';
 import { type ClaudeShapedHook, dispatch, on } from '../claude-shaped.js';
-import { exitCodeIn, isOwnMcpTool, noHookName, skipOwnTool } from '../shared.js';
+import { conversationFrame, exitCodeIn, isOwnMcpTool, noHookName, skipOwnTool } from '../shared.js';
 
 /** kiro-learn's own tools under their bare names, as Cursor reports MCP tools. */
 const OWN_BARE =
@@ -102,19 +102,8 @@ const CURSOR_HOOKS = {
  * Claude Code hooks).
  */
 export function mapCursor({ payload }: Pick<MapInput, 'payload'>): MapResult {
-  const name = str(payload['hook_event_name']);
-  if (!name) return noHookName();
-  const roots = Array.isArray(payload['workspace_roots']) ? payload['workspace_roots'] : [];
-  return dispatch(
-    {
-      surface: 'cursor',
-      name,
-      cwd: str(payload['cwd']) ?? str(roots[0]),
-      sessionId: str(payload['conversation_id']) ?? str(payload['session_id']),
-    },
-    CURSOR_HOOKS,
-    payload,
-  );
+  const frame = conversationFrame('cursor', payload);
+  return frame ? dispatch(frame, CURSOR_HOOKS, payload) : noHookName();
 }
 
 /** True for a payload Cursor sent (to its own hooks, or to Claude Code's). */
