@@ -27,8 +27,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBundleDir } from '../src/bundles.js';
 import type { ShimSurface } from '../src/hook.js';
 import { INSTALL_SURFACES } from '../src/init/detect.js';
+import { findBash, findCurl } from '../src/init/fast-path.js';
 import { hookCommand, hookLauncher } from '../src/init/launcher.js';
-import { applyPlan, findBash, findCurl, planInit } from '../src/init/plan.js';
+import { applyPlan, planInit } from '../src/init/plan.js';
 import { writePauseState } from '../src/paused.js';
 import { spoolEvent, spoolStatus } from '../src/spool.js';
 

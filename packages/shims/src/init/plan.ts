@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, sep } from 'node:path';
+import { delimiter, dirname, join, sep } from 'node:path';
 import { dataDir, projectIdentity } from '@kiro-learn/schema/node';
 import { INSTALLERS } from '../agents/installers.js';
 import { defaultBundleDir } from '../bundles.js';
 import { ShimsError } from '../errors.js';
 import type { ShimSurface } from '../hook.js';
 import { INSTALL_SURFACES, type InstallSurface } from './detect.js';
+import { findBash, findCurl } from './fast-path.js';
 import { type FileChange, owned, removed, shower } from './files.js';
 import { gitignoreAdditions, gitignoreRemovals } from './gitignore.js';
 import type { InstallContext, InstallScope } from './installer.js';
@@ -319,59 +320,6 @@ function prober(env: NodeJS.ProcessEnv) {
       }
     },
   };
-}
-
-/**
- * The curl the hooks' fast path runs: the first on the PATH that answers `--version`, by
- * absolute path (a hook then looks nothing up). Undefined when there is none: hooks run
- * the Node shim, as they always could.
- */
-export function findCurl(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const path = join(dir, 'curl');
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      continue;
-    }
-    const out = spawnSync(path, ['--version'], { encoding: 'utf8', env: {}, timeout: 5000 });
-    if (out.status === 0 && /^curl \d/.test(out.stdout ?? '')) return path;
-  }
-  return undefined;
-}
-
-/**
- * What a bash must do for the fast path: be 4.4 or newer (`$!` of a process substitution)
- * and open TCP sockets through `/dev/tcp` (a build option some distributions turned off:
- * such a bash opens a file of that name, which does not exist). Port 1 of loopback is
- * almost always closed: a refusal proves the feature as well as a connection does.
- */
-const BASH_CHECK = `[ "\${BASH_VERSINFO[0]}" -gt 4 ] || { [ "\${BASH_VERSINFO[0]}" -eq 4 ] && [ "\${BASH_VERSINFO[1]}" -ge 4 ]; } || exit 3
-exec 3<>/dev/tcp/127.0.0.1/1`;
-
-/**
- * The bash the hooks' fast path runs (see BASH_CHECK), by absolute path; undefined when
- * there is none: the fast path then runs curl.
- */
-export function findBash(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const path = join(dir, 'bash');
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      continue;
-    }
-    const out = spawnSync(path, ['--norc', '-p', '-c', BASH_CHECK], {
-      encoding: 'utf8',
-      env: { LC_ALL: 'C' },
-      timeout: 5000,
-    });
-    if (out.error || out.status === 3 || out.status === null) continue;
-    if (out.status === 0 || !/No such file or directory/.test(out.stderr ?? '')) return path;
-  }
-  return undefined;
 }
 
 /** Kiro CLI's major version from `kiro-cli --version`, or undefined when it does not say. */
