@@ -12,7 +12,13 @@ const [home, mode, warmth] = process.argv.slice(2) as [
   'warm' | 'cold' | undefined,
 ];
 const settings = normalizeSettings({ port: 0, semantic: { enabled: mode === 'semantic' } }, home);
-const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+// BENCH_IMPACT_MIN_POSTINGS=Infinity: every lexical search scored in FTS5 (the path before
+// the impact-ordered table), for the same-run comparison.
+const impact = process.env['BENCH_IMPACT_MIN_POSTINGS'];
+const storage = await openSqliteStorage({
+  path: join(home, 'kiro-learn.db'),
+  ...(impact ? { impactMinPostings: Number(impact) } : {}),
+});
 const semantic = createSemantic(storage, settings, silentLogger);
 const collector = createCollector({ storage, settings, semantic });
 const { port } = await collector.listen();

@@ -24,6 +24,7 @@ import {
   newUlid,
 } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
+import { sql } from 'kysely';
 import {
   httpRequest,
   nodeStarts,
@@ -135,7 +136,7 @@ async function server(args: string[]) {
 const post = async (agent: Agent, port: number, path: string, body: string) =>
   (await httpRequest(port, 'POST', path, { agent, body })).text;
 
-async function measure(port: number, namespace: string, mark: () => void) {
+async function measure(port: number, namespace: string, mark: () => void, query: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const ms: number[] = [];
   let withContext = 0;
@@ -153,7 +154,7 @@ async function measure(port: number, namespace: string, mark: () => void) {
     });
     if (i === WARMUP) mark();
     const t = performance.now();
-    const reply = await post(agent, port, '/v1/events?retrieve=true', body);
+    const reply = await post(agent, port, `/v1/events${query}`, body);
     if (i >= WARMUP) {
       ms.push(performance.now() - t);
       if (reply.includes('"context":"## Prior')) withContext++;
@@ -184,7 +185,14 @@ try {
       batch.map((r) => ({ recordId: r.record_id, vector: unitVector() })),
     );
   }
+  // The impact-ordered search table takes the records in the background: measured once
+  // it has them all (a search falls back to FTS5 scoring while it does not).
+  while ((await storage.impactBacklog()) > 0) await new Promise((r) => setTimeout(r, 200));
   const loadS = (performance.now() - loadStarted) / 1000;
+  const { rows: sizes } = await sql<{ impact: number; all: number }>`
+    SELECT sum(CASE WHEN name LIKE 'impact%' THEN pgsize ELSE 0 END) AS impact, sum(pgsize) AS "all"
+    FROM dbstat`.execute(storage.db);
+  const sizeMb = { impact: sizes[0]!.impact / 1e6, all: sizes[0]!.all / 1e6 };
   // Embedding alone, and record throughput (the reindex sample), with the same model.
   const promptMs: number[] = [];
   for (const prompt of prompts.slice(0, 60)) {
@@ -214,9 +222,15 @@ try {
     string,
     Awaited<ReturnType<typeof measure>> & { rss: number; cpu: number }
   > = {};
-  for (const mode of ['lexical', 'semantic'] as const) {
-    const s = await server([here('./retrieve-server.ts'), home, mode]);
-    const r = await measure(s.port, target, s.mark);
+  for (const mode of ['lexical', 'semantic', 'fts5', 'stored'] as const) {
+    if (mode === 'fts5') process.env['BENCH_IMPACT_MIN_POSTINGS'] = 'Infinity';
+    const s = await server([
+      here('./retrieve-server.ts'),
+      home,
+      mode === 'semantic' ? mode : 'lexical',
+    ]);
+    delete process.env['BENCH_IMPACT_MIN_POSTINGS'];
+    const r = await measure(s.port, target, s.mark, mode === 'stored' ? '' : '?retrieve=true');
     const rss = s.rssMb();
     results[mode] = { ...r, rss, cpu: (await s.stop()) / REQUESTS };
   }
@@ -231,16 +245,25 @@ try {
   row("baseline: node -e '' start-up", stats(nodeStart));
   row('baseline: bare HTTP echo of a POST', stats(echoMs.slice(WARMUP)), cpu(echoCpu));
   row('prompt embedding alone (in this process)', stats(promptMs));
+  row('baseline: the prompt stored, no retrieval', results['stored']!, cpu(results['stored']!.cpu));
+  row(
+    'retrieve, lexical, FTS5 scoring every hit (before)',
+    results['fts5']!,
+    cpu(results['fts5']!.cpu),
+  );
   row('retrieve, lexical only (semantic off)', results['lexical']!, cpu(results['lexical']!.cpu));
   row('retrieve, hybrid (semantic on)', results['semantic']!, cpu(results['semantic']!.cpu));
   console.log(
-    `\n  prompts given context: lexical ${results['lexical']!.withContext}, hybrid ${results['semantic']!.withContext} of ${REQUESTS}`,
+    `\n  prompts given context: lexical ${results['lexical']!.withContext} (FTS5 scoring ${results['fts5']!.withContext}), hybrid ${results['semantic']!.withContext} of ${REQUESTS}`,
   );
   console.log(
     `  collector RSS after the run: lexical ${results['lexical']!.rss.toFixed(0)} MB, semantic (model loaded) ${results['semantic']!.rss.toFixed(0)} MB`,
   );
   console.log(
     `  record embedding: ${perSecond.toFixed(1)} records/s (sample of ${sample.length}); reindex of 100,000 records ≈ ${(100_000 / perSecond / 60).toFixed(0)} min (extrapolated from the sample)`,
+  );
+  console.log(
+    `  database: ${sizeMb.all.toFixed(0)} MB, of which the impact-ordered search table ${sizeMb.impact.toFixed(0)} MB (its rows and its rid index)`,
   );
   console.log(
     `  building the database: ${loadS.toFixed(0)} s; machine: ${process.arch}, Node ${process.version}, shared with other jobs (load average ${startLoad} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,

@@ -254,26 +254,18 @@ try {
     BENCH_POSTGRES_SCHEMA: schema,
     BENCH_SEMANTIC: semantic ? '1' : '0',
   });
+  /** `count` collectors on the team database, started one after the other. */
+  const collectors = (count: number, semantic: boolean) => async () => {
+    const servers: Server[] = [];
+    for (let i = 0; i < count; i++) servers.push(await startServer('postgres', env(semantic)));
+    return servers;
+  };
   const configs: Array<[string, boolean, () => Promise<Server[]>]> = [
     ['echo (baseline)', false, async () => [await startServer('echo', {})]],
-    ['lexical, 1 collector', false, async () => [await startServer('postgres', env(false))]],
-    [
-      'lexical, 2 collectors',
-      false,
-      async () => [
-        await startServer('postgres', env(false)),
-        await startServer('postgres', env(false)),
-      ],
-    ],
-    ['semantic, 1 collector', true, async () => [await startServer('postgres', env(true))]],
-    [
-      'semantic, 2 collectors',
-      true,
-      async () => [
-        await startServer('postgres', env(true)),
-        await startServer('postgres', env(true)),
-      ],
-    ],
+    ['lexical, 1 collector', false, collectors(1, false)],
+    ['lexical, 2 collectors', false, collectors(2, false)],
+    ['semantic, 1 collector', true, collectors(1, true)],
+    ['semantic, 2 collectors', true, collectors(2, true)],
   ];
   console.log(
     `Team server load test: ${RECORDS} records in ${PROJECTS} projects (seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s), one event per developer every ${EVENT_EVERY_MS / 1000} s, a retrieval per prompt (every 5th event), ${STEP_MS / 1000} s per step; PostgreSQL from ${pg.source}; Node ${process.version}; load average ${loadavg()[0]!.toFixed(1)}`,

@@ -204,6 +204,7 @@ export function createCollector(options: CollectorOptions): Collector {
           ...(eventId ? { eventId } : {}),
           ...(reason ? { reason } : {}),
         })),
+    windowReset: (request) => retriever.windowReset(request),
     search:
       options.search ??
       (async (q) => {

@@ -52,6 +52,11 @@ export interface AppContext {
   retrieve: RetrieveFn;
   /** Context for a new session (`?retrieve=session_start`); the request's prompt is empty. */
   sessionStart: RetrieveFn;
+  /**
+   * The session's agent had its context compacted (a compaction note): retrieval's view of
+   * what it still holds starts again now (Retriever.windowReset).
+   */
+  windowReset: (request: { namespace: string; sessionId: string; at?: number }) => Promise<void>;
   search: SearchFn;
   /** Why an event's project must not be captured (paused, ignored, excluded), if so. */
   captureGate: CaptureGate;

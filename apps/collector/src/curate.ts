@@ -4,6 +4,7 @@
  * that new ones may duplicate or supersede (curateRecords decides; nothing here is a rule).
  */
 import { type Curation, curateRecords } from '@kiro-learn/extractor';
+import { SESSION_START_QUERY } from '@kiro-learn/retrieval';
 import type { Event, MemoryRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 
@@ -93,14 +94,67 @@ export async function relatedRecords(
   return [...byId.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
+/** Retrieval log entries read per session of a batch, newest first. */
+const LOGGED_PER_SESSION = 200;
+
+/**
+ * What retrieval put into the agent's context for each turn of the batch (and the turns
+ * just before it, which a batch may continue), by the turn's prompt event id: the prompt's
+ * own context plus what the session start showed. Empty when nothing was logged.
+ */
+export async function injectedFor(
+  storage: Pick<StorageBackend, 'listRetrievals'>,
+  namespace: string,
+  events: readonly Event[],
+): Promise<Map<string, Set<string>>> {
+  const prompts = new Map<string, string[]>();
+  for (const event of events) {
+    if (event.kind !== 'prompt') continue;
+    prompts.set(event.session_id, [...(prompts.get(event.session_id) ?? []), event.event_id]);
+  }
+  const injected = new Map<string, Set<string>>();
+  for (const [sessionId, ids] of prompts) {
+    const entries = await storage.listRetrievals({
+      namespace,
+      sessionId,
+      limit: LOGGED_PER_SESSION,
+    });
+    const atStart = entries
+      .filter((entry) => entry.query === SESSION_START_QUERY)
+      .flatMap((entry) => entry.recordIds);
+    const byPrompt = new Map(entries.map((entry) => [entry.eventId, entry.recordIds]));
+    for (const id of ids) {
+      const given = new Set([...(byPrompt.get(id) ?? []), ...atStart]);
+      if (given.size > 0) injected.set(id, given);
+    }
+  }
+  return injected;
+}
+
 /** New records curated against the project's current ones (merged, superseded). */
 export async function curate(
-  storage: Pick<StorageBackend, 'searchRecords' | 'listRecords'>,
+  storage: Pick<StorageBackend, 'searchRecords' | 'listRecords' | 'getRecords'>,
   namespace: string,
   fresh: readonly MemoryRecord[],
-  options: { named?: ReadonlyMap<string, readonly string[]>; merge?: boolean } = {},
+  options: {
+    named?: ReadonlyMap<string, readonly string[]>;
+    merge?: boolean;
+    injected?: ReadonlyMap<string, ReadonlySet<string>>;
+  } = {},
 ): Promise<Curation> {
   if (fresh.length === 0) return { records: [], merged: [], superseded: [] };
   const existing = await relatedRecords(storage, namespace, fresh);
+  // What the agent was given is looked at too, found by the search or not.
+  const have = new Set(existing.map((record) => record.record_id));
+  const given = [...new Set([...(options.injected?.values() ?? [])].flatMap((ids) => [...ids]))];
+  const missing = given.filter((id) => !have.has(id));
+  if (missing.length > 0) {
+    for (const record of await storage.getRecords(missing)) {
+      if (record.namespace === namespace && record.superseded_by === undefined) {
+        existing.push(record);
+      }
+    }
+    existing.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
   return curateRecords({ fresh, existing, ...options });
 }

@@ -2,6 +2,7 @@ import { promptFromBody } from '@kiro-learn/retrieval';
 import {
   type Event,
   EventSchema,
+  isWindowReset,
   type MemoryRecord,
   MemoryRecordSchema,
   type PostEventResponse,
@@ -103,6 +104,11 @@ export async function ingestEvent(
   // Prompts get context for their text; a session start (any kind, usually the hook's
   // `note`) gets the project's most useful recent records.
   const startsSession = retrieval === 'session_start';
+  // The agent's context was compacted (its compaction hook): what it held before is
+  // memory again. A session start says so itself (its reason).
+  if (stored && !options.imported && !startsSession && isWindowReset(event)) {
+    await ctx.windowReset({ namespace: event.namespace, sessionId: event.session_id });
+  }
   if (!startsSession && (retrieval !== 'prompt' || event.kind !== 'prompt')) return response;
 
   const prompt = startsSession ? '' : promptFromBody(event.body);

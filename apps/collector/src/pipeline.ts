@@ -3,7 +3,7 @@ import { createExtractor, type Extractor } from '@kiro-learn/extractor';
 import { bodyText, createScrubber, type Event, scrubRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import type { CollectorSettings } from './config/settings.js';
-import { curate, precedingEvents, relatedRecords } from './curate.js';
+import { curate, injectedFor, precedingEvents, relatedRecords } from './curate.js';
 import type { Logger } from './log/logger.js';
 
 /** What a batch is about, as a search query: its prompts and the files its tools touched. */
@@ -67,13 +67,20 @@ export function createPipeline(
         ...(memories.length ? { memories } : {}),
       });
       const fresh = result.records.map((record) => scrubRecord(record, scrubber));
+      // What the agent was given for these turns: an answer that only restates it is no
+      // record. A failed read only keeps such a record.
+      const injected = await injectedFor(storage, batch.namespace, [
+        ...preceding,
+        ...batch.events,
+      ]).catch((error) => {
+        logger.warn('reading what was injected for a batch failed', { error });
+        return new Map<string, Set<string>>();
+      });
       // Near duplicates merged into what the project has, older records it retires linked.
-      const curated = await curate(
-        storage,
-        batch.namespace,
-        fresh,
-        result.supersedes ? { named: new Map(Object.entries(result.supersedes)) } : {},
-      );
+      const curated = await curate(storage, batch.namespace, fresh, {
+        ...(result.supersedes ? { named: new Map(Object.entries(result.supersedes)) } : {}),
+        ...(injected.size > 0 ? { injected } : {}),
+      });
       if (curated.merged.length || curated.superseded.length) {
         logger.info('curated', {
           namespace: batch.namespace,

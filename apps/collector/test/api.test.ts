@@ -264,6 +264,48 @@ describe('inline retrieval', () => {
     const none = await send(c.port, 'POST', '/v1/events?retrieve=session_start', { body: other });
     expect(none.json.retrieval).toMatchObject({ context: '', records: [] });
   });
+
+  it("gives a session back its own records after its agent's compaction hook (any agent)", async () => {
+    const namespace = '/actor/dev/project/compaction/';
+    const turn = makeEvent({
+      namespace,
+      session_id: 'compacted-session',
+      kind: 'prompt',
+      body: { type: 'text', content: 'raise the postgres pool size' },
+      valid_time: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await send(c.port, 'POST', '/v1/events', { body: turn });
+    const own = makeRecord({
+      namespace,
+      title: 'Postgres pool raised to 60',
+      summary: 'Forty connections ran out at the Monday peak; the pool is 60 now.',
+      facts: ['DATABASE_POOL_MAX=60'],
+      source_event_ids: [turn.event_id],
+    });
+    await send(c.port, 'POST', '/v1/memories', { body: own });
+    const ask = async () =>
+      (
+        await send(c.port, 'POST', '/v1/events?retrieve=true', {
+          body: makeEvent({
+            namespace,
+            session_id: 'compacted-session',
+            kind: 'prompt',
+            body: { type: 'text', content: 'postgres pool size' },
+          }),
+        })
+      ).json.retrieval.records;
+    // The agent still holds the turn it was made from.
+    expect(await ask()).toEqual([]);
+    // Codex, Cursor, Cline, Copilot, Gemini CLI and OpenCode say so only in this note.
+    const compacted = makeEvent({
+      namespace,
+      session_id: 'compacted-session',
+      kind: 'note',
+      body: { type: 'json', data: { hook: 'PreCompact', source: 'compact' } },
+    });
+    expect((await send(c.port, 'POST', '/v1/events', { body: compacted })).status).toBe(200);
+    expect(await ask()).toEqual([own.record_id]);
+  });
 });
 
 describe('memories', () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
-import { cli, envFor, freePort, NO_MODEL, tempHome } from '@kiro-learn/test-harness';
+import { cli, envFor, freePort, NO_MODEL, tempHome, waitFor } from '@kiro-learn/test-harness';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEvent } from './helpers.js';
 
@@ -42,11 +42,15 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
     });
     expect(res.status).toBe(200);
 
-    let doctor = cli(['doctor'], env);
-    for (let i = 0; i < 100 && !/circuit breaker open/.test(doctor.stdout); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      doctor = cli(['doctor'], env);
-    }
+    // Waited for on the collector's status (one HTTP request a round, not a CLI process).
+    await waitFor('the breaker to open', async () => {
+      const status = (await (await fetch(`http://127.0.0.1:${port}/v1/status`)).json()) as {
+        projects?: Array<{ namespace: string; breaker: { state: string } }>;
+      };
+      const project = status.projects?.find((p) => p.namespace === NS);
+      return project?.breaker.state === 'open' ? true : undefined;
+    });
+    const doctor = cli(['doctor'], env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
       new RegExp(
@@ -68,12 +72,17 @@ describe('kiro-learn doctor and status with a failing compressor agent', () => {
   });
 });
 
+/** A project (a package.json named `name`) in `root`/project. */
+function projectIn(root: string, name: string) {
+  const project = join(root, 'project');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name })}\n`);
+  return { root, project };
+}
+
 describe('kiro-learn doctor and agents that run each other’s hooks', () => {
   it("says when Cursor runs Claude Code's hooks, and that each turn is recorded once", async () => {
-    const root = tempHome();
-    const project = join(root, 'project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'package.json'), '{"name":"both-agents"}\n');
+    const { root, project } = projectIn(tempHome(), 'both-agents');
     const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => rmSync(root, { recursive: true, force: true }));
     expect(cli(['init', '--surface', 'claude-code,cursor', '--yes'], env, project).code).toBe(0);
@@ -89,10 +98,7 @@ describe('kiro-learn doctor and agents that run each other’s hooks', () => {
 
 describe('kiro-learn doctor and the hooks’ fast path', () => {
   it('says which path hooks take, and why', async () => {
-    const root = tempHome();
-    const project = join(root, 'project');
-    mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'package.json'), '{"name":"fast-hooks"}\n');
+    const { root, project } = projectIn(tempHome(), 'fast-hooks');
     const env = { ...envFor(join(root, 'data'), await freePort(), NO_MODEL), HOME: root };
     cleanups.push(() => {
       cli(['stop'], env);

@@ -17,12 +17,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** A data dir and its SQLite store, both gone after the test. */
+async function tempStore() {
+  const home = mkdtempSync(join(tmpdir(), 'kl-maint-'));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+  cleanups.push(() => storage.close());
+  return { home, storage };
+}
+
 describe('daily maintenance', () => {
   it('backs up once a day keeping the last N, and drops events past maxAgeDays by the clock', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'kl-maint-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
-    cleanups.push(() => storage.close());
+    const { home, storage } = await tempStore();
     const settings = normalizeSettings(
       {
         retention: {
@@ -81,10 +87,7 @@ describe('daily maintenance', () => {
 
 describe('stopping during the daily backup', () => {
   it('abandons the copy (shutdown does not wait for it): no backup, no partial file, the day left to do', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'kl-maint-'));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
-    cleanups.push(() => storage.close());
+    const { home, storage } = await tempStore();
     // About 40 MB: the copy takes many steps of 1,000 pages.
     const content = 'npm test output '.repeat(500);
     for (let i = 0; i < 5; i++) {

@@ -1,11 +1,14 @@
-// Wire the buffer the way the collector does: store each event with a pending entry,
-// notify the buffer, and let its watchers extract in the background.
+// examples/buffer.ts: the buffer wired as the collector does it (store, notify, extract in the background).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkCompactionOptions, createBuffer } from '@kiro-learn/buffer';
 import { createExtractor } from '@kiro-learn/extractor';
 import { type Event, newEventId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 
-const storage = await openSqliteStorage({ path: '/tmp/kiro-learn-example.db' });
+const dir = mkdtempSync(join(tmpdir(), 'kiro-learn-example-'));
+const storage = await openSqliteStorage({ path: join(dir, 'kiro-learn.db') });
 const extractor = createExtractor(); // ACP compressor if installed, else built-in rules
 // Compaction settings as a settings file gives them: checked first, one line per problem.
 const compaction = { maxPromptTokens: 50_000, retention: { note: 'drop' as const } };
@@ -22,9 +25,11 @@ const buffer = createBuffer({
   options: { idleMs: 30_000 },
   onError: (error) => console.error('buffer:', error),
 });
-buffer.onExtraction((run) =>
-  console.log(`${run.namespace}: ${run.status}, ${run.records} records (${run.trigger})`),
-);
+let extracted = 0;
+buffer.onExtraction((run) => {
+  console.log(`${run.namespace}: ${run.status}, ${run.records} records (${run.trigger})`);
+  extracted += run.records;
+});
 await buffer.start(); // re-arms projects left pending by the last run
 
 async function ingest(event: Event): Promise<void> {
@@ -53,3 +58,4 @@ console.log(buffer.status().projects);
 console.log(await buffer.compactionStatus(namespace)); // summary chain head, passes, exhausted
 await buffer.drain(); // on shutdown: stop the watchers, finish runs in flight
 await storage.close();
+if (extracted === 0) process.exit(1); // the session summary ended the turn: extracted

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isWindowReset } from '@kiro-learn/schema';
 import { createBacklog } from './backlog.js';
 import { createCompactionDriver } from './compaction/driver.js';
 import { resolveCompactionOptions } from './compaction/options.js';
@@ -141,7 +142,9 @@ export function createBuffer(input: CreateBufferInput): PendingBuffer {
       const w = project(namespace);
       if (!backlog.admit(event)) return;
       compaction.observe(event);
-      if (event.kind === 'session_summary') void fire(namespace, 'turn_end');
+      // A turn's end, or the agent's context compacted: what it held is memory from now on.
+      if (event.kind === 'session_summary' || isWindowReset(event))
+        void fire(namespace, 'turn_end');
       else if (backlog.pending(namespace).bytes >= options.thresholdBytes) {
         void fire(namespace, 'threshold');
       } else if (!w.running) scheduler.arm(namespace, options.idleMs, 'idle');

@@ -16,7 +16,7 @@ export type Trigger =
   | 'threshold'
   /** No new event for `idleMs`. */
   | 'idle'
-  /** A `session_summary` event ended a turn. */
+  /** A `session_summary` event ended a turn, or a note said the agent's context was compacted. */
   | 'turn_end'
   /** extractNow(). */
   | 'manual'

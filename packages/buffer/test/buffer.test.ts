@@ -9,6 +9,7 @@ import {
   NS,
   pendingIds,
   runs,
+  tempBuffer,
   tempStorage,
   track,
 } from './helpers.js';
@@ -32,6 +33,16 @@ function failingUntilRecovered(message: string) {
       healthy = true;
     },
   };
+}
+
+/** An extractor that waits for `gate` to open, then makes one record a batch. */
+function gated() {
+  const gate = deferred();
+  const extract: ExtractFn = async (batch) => {
+    await gate.promise;
+    return oneRecord(batch);
+  };
+  return { gate, extract };
 }
 
 const quiet: Partial<BufferOptions> = { idleMs: 600_000 };
@@ -65,6 +76,21 @@ describe('pending buffer', () => {
       batchSize: 3,
     });
     expect(buffer.status().projects[0]).toMatchObject({ pendingEvents: 0, extracting: false });
+  });
+
+  it("extracts at once when a note says the agent's context was compacted", async () => {
+    const { storage } = await tempStorage();
+    const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
+    const done = runs(buffer);
+    await ingest(storage, buffer, event('prompt', 'fix the login bug'));
+    await ingest(storage, buffer, event('tool_use'));
+    // Any agent's compaction hook (Gemini CLI's PreCompress here): what it held is memory now.
+    await ingest(storage, buffer, {
+      ...event('note'),
+      body: { type: 'json', data: { hook: 'PreCompress', source: 'compact' } },
+    });
+    const [run] = await done;
+    expect(run).toMatchObject({ trigger: 'turn_end', status: 'ok', batchSize: 3 });
   });
 
   it('extracts when pending bytes reach the threshold, and after an idle spell', async () => {
@@ -114,15 +140,11 @@ describe('pending buffer', () => {
   });
 
   it('leaves a failed batch pending, opens the breaker after 3 failures, and tries again after the back-off', async () => {
-    const { storage } = await tempStorage();
     const { extract, recover } = failingUntilRecovered('agent exited (code 1)');
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract,
-        options: { idleMs: 600_000, retryMs: 10, breakerBackoffMs: 40, breakerMaxBackoffMs: 60 },
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { idleMs: 600_000, retryMs: 10, breakerBackoffMs: 40, breakerMaxBackoffMs: 60 },
+    });
     const failing = runs(buffer, 5);
     const e = await ingest(storage, buffer, event('session_summary'));
     const seen = await failing;
@@ -163,15 +185,11 @@ describe('pending buffer', () => {
   });
 
   it('lets extractNow through an open breaker and says when nothing is pending', async () => {
-    const { storage } = await tempStorage();
     const { extract, recover } = failingUntilRecovered('boom');
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract,
-        options: { idleMs: 600_000, retryMs: 0, breakerBackoffMs: 600_000 },
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { idleMs: 600_000, retryMs: 0, breakerBackoffMs: 600_000 },
+    });
     const failing = runs(buffer, 3);
     await ingest(storage, buffer, event('session_summary'));
     await failing;
@@ -185,18 +203,11 @@ describe('pending buffer', () => {
   });
 
   it('stores but stops buffering a project past the ceiling, and says so', async () => {
-    const { storage } = await tempStorage();
-    const gate = deferred();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
-        options: { ...quiet, thresholdBytes: 1000, ceilingBytes: 3000 },
-      }),
-    );
+    const { gate, extract } = gated();
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: { ...quiet, thresholdBytes: 1000, ceilingBytes: 3000 },
+    });
     const big = () => event('note', 'z'.repeat(1200));
     const kept = [
       await ingest(storage, buffer, big()),
@@ -219,20 +230,16 @@ describe('pending buffer', () => {
   });
 
   it('re-queues what was parked past the ceiling once the backlog drains: every event is extracted', async () => {
-    const { storage } = await tempStorage();
     let healthy = false;
     const extracted = new Set<string>();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          if (!healthy) throw new Error('extractor down');
-          for (const e of batch.events) extracted.add(e.event_id);
-          return oneRecord(batch);
-        },
-        options: { ...quiet, thresholdBytes: 2000, ceilingBytes: 4000, maxBatchBytes: 2000 },
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract: async (batch) => {
+        if (!healthy) throw new Error('extractor down');
+        for (const e of batch.events) extracted.add(e.event_id);
+        return oneRecord(batch);
+      },
+      options: { ...quiet, thresholdBytes: 2000, ceilingBytes: 4000, maxBatchBytes: 2000 },
+    });
     const sent: string[] = [];
     for (let i = 0; i < 30; i++)
       sent.push((await ingest(storage, buffer, event('note', 'y'.repeat(400)))).event_id);
@@ -259,18 +266,11 @@ describe('pending buffer', () => {
   });
 
   it('stores nothing for a batch whose pending entries another process already committed', async () => {
-    const { storage } = await tempStorage();
-    const gate = deferred();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => {
-          await gate.promise;
-          return oneRecord(batch);
-        },
-        options: quiet,
-      }),
-    );
+    const { gate, extract } = gated();
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: quiet,
+    });
     const e = await ingest(storage, buffer, event('session_summary'));
     const done = runs(buffer);
     await expect.poll(() => buffer.status().projects[0]?.extracting).toBe(true);
@@ -284,14 +284,10 @@ describe('pending buffer', () => {
   });
 
   it('refuses records of another namespace and keeps the batch', async () => {
-    const { storage } = await tempStorage();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract: async (batch) => ({ records: [batchRecord(batch, '/actor/dev/project/other/')] }),
-        options: quiet,
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract: async (batch) => ({ records: [batchRecord(batch, '/actor/dev/project/other/')] }),
+      options: quiet,
+    });
     const done = runs(buffer);
     const e = await ingest(storage, buffer, event('session_summary'));
     expect((await done)[0]!.error).toMatch(/record of \/actor\/dev\/project\/other\//);

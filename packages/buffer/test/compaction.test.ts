@@ -11,7 +11,17 @@ import {
   type ExtractFn,
   headOf,
 } from '../src/index.js';
-import { bash, event, ingest, NS, pendingIds, read, tempStorage, track } from './helpers.js';
+import {
+  bash,
+  event,
+  ingest,
+  NS,
+  pendingIds,
+  read,
+  tempBuffer,
+  tempStorage,
+  track,
+} from './helpers.js';
 
 const builtin = createBuiltinExtractor();
 const quiet = { idleMs: 600_000, retryMs: 600_000 };
@@ -96,16 +106,12 @@ describe('compaction', () => {
   });
 
   it('never archives the newest events, keeps critical kinds verbatim, and leaves markers whose event comes back byte-identical', async () => {
-    const { storage } = await tempStorage();
     const { extract, batches } = recording();
-    const buffer = track(
-      createBuffer({
-        storage,
-        extract,
-        options: quiet,
-        compaction: { maxPromptTokens: 4000, triggerTokens: 2000, protectedTail: 3 },
-      }),
-    );
+    const { storage, buffer } = await tempBuffer({
+      extract,
+      options: quiet,
+      compaction: { maxPromptTokens: 4000, triggerTokens: 2000, protectedTail: 3 },
+    });
     const prompt = event('prompt', 'Why does the config loader fail?');
     const reads = Array.from({ length: 8 }, (_, i) =>
       read(`src/config/${i}.ts`, `// file ${i}\n${'x'.repeat(3000)}`),

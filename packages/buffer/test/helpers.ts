@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { type Event, type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { afterEach } from 'vitest';
-import type { ExtractBatch, ExtractionRun, PendingBuffer } from '../src/index.js';
+import {
+  type CreateBufferInput,
+  createBuffer,
+  type ExtractBatch,
+  type ExtractionRun,
+  type PendingBuffer,
+} from '../src/index.js';
 
 export const NS = '/actor/dev/project/demo/';
 
@@ -25,6 +31,14 @@ export async function tempStorage(): Promise<{
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => storage.close().catch(() => {}));
   return { storage, path, dir };
+}
+
+/** A buffer over a fresh temporary store, drained and closed after the test. */
+export async function tempBuffer(
+  input: Omit<CreateBufferInput, 'storage'>,
+): Promise<{ storage: SqliteStorage; buffer: PendingBuffer }> {
+  const { storage } = await tempStorage();
+  return { storage, buffer: track(createBuffer({ storage, ...input })) };
 }
 
 /** Drains the buffer after the test (before storage closes). */

@@ -1,5 +1,4 @@
-// Distil one turn into memory records: the ACP compressor when it is installed, the
-// built-in rules otherwise.
+// examples/extract.ts: one turn distilled into memory records (the ACP compressor when installed, else the built-in rules).
 import { createExtractor } from '@kiro-learn/extractor';
 import { type Event, newEventId } from '@kiro-learn/schema';
 
@@ -36,3 +35,4 @@ const { records } = await extractor.extract({
   ],
 });
 for (const record of records) console.log(`${record.observation_type}: ${record.title}`);
+if (records.length === 0) process.exit(1);

@@ -210,6 +210,51 @@ describe('curating new records next to existing ones', () => {
     ]);
   });
 
+  it('stores no record for a turn that only restated a record it was given, and leaves that one alone', () => {
+    const older = record({
+      title: 'Sessions moved from Postgres to Redis',
+      summary:
+        'Session lookups were a third of all database queries. Sessions now live in Redis with a 7-day sliding TTL.',
+      files_touched: ['src/auth/sessionStore.ts'],
+      observation_type: 'decision',
+    });
+    // The built-in turn record of an agent answering from the memory it was given; the
+    // request's one-letter words and the title's ` — ` join nothing to the answer.
+    const prompt = '01J0000000000000000000ASKD';
+    const restatement = record({
+      title: "company A could see company B's records — Sessions moved from Postgres to Redis",
+      summary:
+        "Request: company A could see company B's records!!\nOutcome: Sessions moved from Postgres to Redis. Session lookups were a third of all database queries.",
+      metadata: { turn_prompt_id: prompt },
+    });
+    // Not put into the agent's context for that turn: the turn learned it some other way.
+    expect(curateRecords({ fresh: [restatement], existing: [older] }).merged).toEqual([]);
+    const injected = new Map([[prompt, new Set([older.record_id])]]);
+    const { records, merged, superseded } = curateRecords({
+      fresh: [restatement],
+      existing: [older],
+      injected,
+    });
+    expect(records).toEqual([]);
+    expect(superseded).toEqual([]);
+    expect(merged).toEqual([{ into: older.record_id, from: restatement.record_id }]);
+
+    // An answer with news of its own is a record, and retires what it changed.
+    const news = record({
+      title: 'where do sessions live — Sessions moved from Redis to DynamoDB',
+      summary:
+        'Request: where do sessions live\nOutcome: Sessions moved from Redis to DynamoDB last week; the Redis keys expire on their own.',
+    });
+    const after = curateRecords({
+      fresh: [{ ...news, metadata: { turn_prompt_id: prompt } }],
+      existing: [older],
+      injected,
+    });
+    expect(after.merged).toEqual([]);
+    expect(after.records.map((r) => r.record_id)).toContain(news.record_id);
+    expect(after.superseded.map((l) => l.recordId)).toEqual([older.record_id]);
+  });
+
   it('links superseded records (kept, marked) and stores the new one; an extractor may name them', () => {
     const old = record({
       title: 'HTTP client timeout',

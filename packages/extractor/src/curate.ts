@@ -23,6 +23,13 @@ export interface CurationInput {
   now?: string;
   /** Fold near duplicates into the older record (default true); false keeps every new record. */
   merge?: boolean;
+  /**
+   * Records put into the agent's context for each turn (by its prompt event id; the
+   * session start's included): a new turn record that only restates one of these is no
+   * record of its own. A record with no turn of its own (an LLM's) counts every turn's.
+   * Without it, nothing is dropped as a restatement (a turn only restates what it was given).
+   */
+  injected?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Supersession {
@@ -223,28 +230,45 @@ function wordPairs(text: string): Set<string> {
   return pairs;
 }
 
+/** What a turn record says it was asked: its `Request:` lines, then its questions. */
+function requestsOf(record: MemoryRecord): string[] {
+  const asked = [...record.summary.matchAll(/^Request:(.*)$/gm)].map((m) => (m[1] ?? '').trim());
+  return [...new Set([...asked, ...(record.questions ?? [])].filter((q) => q !== ''))];
+}
+
+/**
+ * A text cut where one thought ends (a line, a sentence, a title's ` — `), so no word pair
+ * joins the request a title starts with to the answer after it.
+ */
+const SEGMENT = /\n|\s[—–-]\s|[.!?;]\s/;
+
 /**
  * A turn that touched no file and answered with what the older record says (an agent
  * answering from the memory it was given): four fifths of its answer's word pairs, beyond
  * its request, are the older record's. Its words of change are the older record's own, so
- * it retires nothing (asked again, the restatement would rank above the record it copied).
+ * it retires nothing (asked again, the restatement would rank above the record it copied),
+ * and it is no record of its own (see curateRecords).
  */
-function restatesOlder(newer: MemoryRecord, older: MemoryRecord): boolean {
+export function restatesOlder(newer: MemoryRecord, older: MemoryRecord): boolean {
   if (newer.files_touched.length > 0) return false;
   const answer = [newer.title, newer.summary.replace(/^Request:.*$/gm, ''), ...newer.facts]
     .join('\n')
     .replace(/^(?:Outcome|Answer):/gm, '');
-  const request = wordSet(
-    [...newer.summary.matchAll(/^Request:(.*)$/gm)].map((m) => m[1] ?? '').join('\n'),
-  );
+  // Every word of the request, the one-letter ones too (`company A`).
+  const request = new Set(requestsOf(newer).join('\n').toLowerCase().match(WORD) ?? []);
   const theirs = wordPairs(textOf(older));
   let said = 0;
   let fresh = 0;
-  for (const pair of wordPairs(answer)) {
-    const [a, b] = pair.split(' ') as [string, string];
-    if ((request.has(a) || STOP.has(a)) && (request.has(b) || STOP.has(b))) continue;
-    if (theirs.has(pair)) said++;
-    else fresh++;
+  const seen = new Set<string>();
+  for (const segment of answer.split(SEGMENT)) {
+    for (const pair of wordPairs(segment)) {
+      if (seen.has(pair)) continue;
+      seen.add(pair);
+      const [a, b] = pair.split(' ') as [string, string];
+      if ((request.has(a) || STOP.has(a)) && (request.has(b) || STOP.has(b))) continue;
+      if (theirs.has(pair)) said++;
+      else fresh++;
+    }
   }
   return said >= 2 && said >= 4 * fresh;
 }
@@ -396,7 +420,10 @@ function mergeInto(
 /**
  * Merges near duplicates and links supersessions among new records and the project's
  * current ones. A new record nearly duplicating an existing one (or an earlier new one)
- * of the same type is folded into it; otherwise each older record it retires is marked
+ * of the same type is folded into it; a turn record that only restates one that was put
+ * into the agent's context for its turn (`injected`: the agent answered from the memory it
+ * was given) is no record of its own: it is dropped, reported as merged into the record it
+ * restates, which stays as it was. Otherwise each older record it retires is marked
  * superseded by it (the rules of supersessionReason, or named by the extractor).
  */
 export function curateRecords(input: CurationInput): Curation {
@@ -409,24 +436,51 @@ export function curateRecords(input: CurationInput): Curation {
   const candidates = () =>
     [...input.existing.map(current), ...kept].filter((r) => r.superseded_by === undefined);
 
+  const everyInjected = new Set([...(input.injected?.values() ?? [])].flatMap((ids) => [...ids]));
+  /** What the agent was given for the turn a new record is of. */
+  const givenFor = (fresh: MemoryRecord): ReadonlySet<string> => {
+    const turn = turnOf(fresh);
+    return turn === undefined ? everyInjected : (input.injected?.get(turn) ?? new Set());
+  };
+
   for (const fresh of input.fresh) {
     const part =
       input.merge === false
         ? undefined
         : candidates().find((older) => isSameTurnPart(fresh, older));
+    // A turn whose answer is a record it was given (no file touched): asked again, not
+    // learned. Before near duplicates: folding it into a short record it copied would
+    // rewrite that.
+    const given = givenFor(fresh);
+    const restated =
+      part || input.merge === false || given.size === 0 || requestsOf(fresh).length === 0
+        ? undefined
+        : candidates().find(
+            (older) =>
+              given.has(older.record_id) &&
+              older.namespace === fresh.namespace &&
+              restatesOlder(fresh, older),
+          );
     const twin =
       part ??
-      (input.merge === false
+      (input.merge === false || restated
         ? undefined
         : candidates().find(
             (older) => older.strategy !== 'compaction' && isNearDuplicate(fresh, older),
           ));
+    if (restated) {
+      // Left as it is: a restatement shows the record was given and used, not that it was
+      // the right answer (so it earns no question), and rewriting it would only cost it its
+      // vector until it is embedded again.
+      merged.push({ into: restated.record_id, from: fresh.record_id });
+      continue;
+    }
     if (twin) {
       const into = mergeInto(twin, fresh, now, twin === part);
-      const index = kept.findIndex((r) => r.record_id === twin.record_id);
+      const index = kept.findIndex((r) => r.record_id === into.record_id);
       if (index >= 0) kept[index] = into;
       else changed.set(into.record_id, into);
-      merged.push({ into: twin.record_id, from: fresh.record_id });
+      merged.push({ into: into.record_id, from: fresh.record_id });
       continue;
     }
     const named = new Set(input.named?.get(fresh.record_id) ?? []);

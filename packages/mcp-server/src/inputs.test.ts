@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MINIMAL_SUMMARY } from '../test/helpers.ts';
 import { TOOL_INPUTS, type ToolName } from './inputs.js';
 
 function errors(tool: ToolName, args: unknown): string[] {
@@ -6,15 +7,7 @@ function errors(tool: ToolName, args: unknown): string[] {
   return result.success ? [] : result.error.issues.map((issue) => issue.message);
 }
 
-const summary = {
-  request: 'r',
-  investigated: 'i',
-  learned: 'l',
-  completed: 'c',
-  next_steps: 'n',
-  files_read: [],
-  files_modified: [],
-};
+const summary = MINIMAL_SUMMARY;
 
 describe('tool inputs', () => {
   it('accept a minimal valid call and fill in defaults', () => {

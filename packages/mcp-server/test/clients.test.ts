@@ -7,7 +7,7 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from './build.ts';
 import { type RunningCollector, startCollector } from './collector.ts';
-import { CLI, connect, type Era, tempDir } from './helpers.ts';
+import { CLI, connect, type Era, TOOL_NAMES, tempDir } from './helpers.ts';
 
 const home = tempDir('kl-mcp-clients-home-');
 const project = tempDir('kl-mcp-clients-project-');
@@ -26,16 +26,7 @@ afterAll(async () => {
   project.remove();
 });
 
-const TOOLS = [
-  'forget_memory',
-  'get_event',
-  'get_memories',
-  'save_observation',
-  'save_session_summary',
-  'search_memory',
-  'timeline',
-  'undo_supersession',
-];
+const TOOLS = TOOL_NAMES;
 
 /** What every client must be able to do: list, save, search, with structured answers. */
 async function roundTrip(

@@ -9,6 +9,29 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 /** The bin under test. */
 export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
+/** The tools kiro-learn-mcp lists, by name. */
+export const TOOL_NAMES = [
+  'forget_memory',
+  'get_event',
+  'get_memories',
+  'save_observation',
+  'save_session_summary',
+  'search_memory',
+  'timeline',
+  'undo_supersession',
+];
+
+/** The smallest valid `save_session_summary` arguments: a letter a field, no files. */
+export const MINIMAL_SUMMARY = {
+  request: 'r',
+  investigated: 'i',
+  learned: 'l',
+  completed: 'c',
+  next_steps: 'n',
+  files_read: [],
+  files_modified: [],
+};
+
 /** A fresh directory (real path, so it compares equal to what child processes see). */
 export function tempDir(prefix: string): { path: string; remove(): void } {
   const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));

@@ -2,7 +2,15 @@
 // validation errors and the "collector down" answer, none of which needs a collector.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, type Connected, connect, freePort, tempDir } from './helpers.ts';
+import {
+  CLI,
+  type Connected,
+  connect,
+  freePort,
+  MINIMAL_SUMMARY,
+  TOOL_NAMES,
+  tempDir,
+} from './helpers.ts';
 
 const home = tempDir('kl-mcp-home-');
 let port: number;
@@ -25,16 +33,7 @@ describe('kiro-learn-mcp over stdio', () => {
   it('lists the eight tools, read-only ones annotated as such', async () => {
     const { tools } = await mcp.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(byName).sort()).toEqual([
-      'forget_memory',
-      'get_event',
-      'get_memories',
-      'save_observation',
-      'save_session_summary',
-      'search_memory',
-      'timeline',
-      'undo_supersession',
-    ]);
+    expect(Object.keys(byName).sort()).toEqual(TOOL_NAMES);
     for (const name of ['search_memory', 'get_memories', 'timeline', 'get_event']) {
       expect(byName[name]?.annotations?.readOnlyHint).toBe(true);
     }
@@ -62,15 +61,7 @@ describe('kiro-learn-mcp over stdio', () => {
     const missing = await mcp.call('search_memory', {});
     expect(missing.isError).toBe(true);
     expect(missing.text).toMatch(/query must be a string/);
-    const blank = await mcp.call('save_session_summary', {
-      request: ' ',
-      investigated: 'i',
-      learned: 'l',
-      completed: 'c',
-      next_steps: 'n',
-      files_read: [],
-      files_modified: [],
-    });
+    const blank = await mcp.call('save_session_summary', { ...MINIMAL_SUMMARY, request: ' ' });
     expect(blank.text).toMatch(/request must not be blank/);
     const oversize = await mcp.call('search_memory', { query: 'q', limit: 1000 });
     expect(oversize.text).toMatch(/limit must be at most 100/);

@@ -7,7 +7,7 @@
  * asking; this eval measures how much.
  *
  *   ./pnpmw --filter kiro-learn build     # the collector this eval starts
- *   ./pnpmw --filter @kiro-learn/retrieval eval:reask [--set turns] [--mode answered]
+ *   ./pnpmw --filter @kiro-learn/retrieval eval:reask [--set turns] [--mode answered] [--misses] [--made]
  *
  * How the first asking's turn ends (`--mode`, default all three):
  * - `asked`: no tool use and no answer (the user asked and moved on, or interrupted);
@@ -353,6 +353,15 @@ async function runMode(set: EvalSet, mode: Mode, withRankers: boolean): Promise<
         shares: shares(second, byId, labelled, firstEvents),
       },
     ]);
+    if (values.made) {
+      console.log(`\nrecords made from the first askings (${mode}):`);
+      for (const r of stored.filter((r) => !labelled.has(r.record_id))) {
+        console.log(`  ${r.title}\n    ${r.summary.replace(/\n/g, ' / ')}`);
+      }
+      const edited = stored.filter((r) => labelled.has(r.record_id) && r.updated_at);
+      console.log(`records of the set changed by an asking's extraction: ${edited.length}`);
+      for (const r of edited) console.log(`  ${keyOf.get(r.record_id)}: ${r.title.slice(0, 80)}`);
+    }
     if (values.misses) {
       const title = (id: string) => {
         const r = byId.get(id);
@@ -384,6 +393,7 @@ const { values } = parseArgs({
     mode: { type: 'string', multiple: true },
     rankers: { type: 'boolean' },
     misses: { type: 'boolean' },
+    made: { type: 'boolean' },
   },
 });
 const sets = values.set ? SETS.filter((s) => values.set!.includes(s.name)) : SETS;

@@ -62,6 +62,7 @@ export {
   type SearchRequest,
   type SemanticOutcome,
   type SessionStartRequest,
+  type WindowResetRequest,
 } from './retriever.js';
 // Semantic search through interfaces (no dependency on an embedding package).
 export {
@@ -70,4 +71,6 @@ export {
   type SemanticOptions,
   type VectorSource,
 } from './semantic.js';
+// What the retrieval log keeps as the query of a session start.
+export { SESSION_START_QUERY } from './session.js';
 export { analysePrompt, type PromptTerms, splitParts, stem } from './terms.js';

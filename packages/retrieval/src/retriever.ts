@@ -56,6 +56,17 @@ export interface SessionStartRequest {
   reason?: string;
 }
 
+/**
+ * The agent's context was compacted or cleared mid-session (its compaction hook): what came
+ * before has left its window.
+ */
+export interface WindowResetRequest {
+  namespace: string;
+  sessionId: string;
+  /** When (epoch ms; default now): records and showings from before it are eligible again. */
+  at?: number;
+}
+
 /** What a retrieval produced. It is always returned, never thrown. */
 export interface RetrievalOutcome {
   /** The context block for the agent; empty when nothing is worth injecting. */
@@ -114,6 +125,11 @@ export interface Retriever {
    */
   sessionStart(request: SessionStartRequest): Promise<RetrievalOutcome>;
   /**
+   * Notes that the session's agent no longer holds what came before `at` (a compaction):
+   * its records and what it was shown become eligible again. Never throws.
+   */
+  windowReset(request: WindowResetRequest): Promise<void>;
+  /**
    * Ranked records for a query, without the token budget, session filtering or logging;
    * with `remote`, team hits carry `remote` (see authorLabel). May throw storage errors.
    */
@@ -144,6 +160,11 @@ const TIMED_OUT = Symbol('timed out');
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A record no context ever holds: one that says nothing, only asks, or echoes the prompt. */
+function unusable(record: MemoryRecord, promptStems: ReadonlySet<string>): boolean {
+  return saysNothing(record) || onlyAsks(record) || echoes(record, promptStems);
 }
 
 /** Whether a record passes a search's type and file filters (as storage applies them). */
@@ -206,12 +227,26 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       }),
       semanticHits(namespace, prompt, Math.min(limit, LIMITS.searchLimit), report),
     ]);
-    const semantic = found?.filter(({ record }) => matches(record, filter));
+    // What can never be injected (the prompt itself, a record that says nothing) is out
+    // before the ranking, so it sets neither the best lexical score the others are measured
+    // against nor how much of the prompt the best hit covers.
+    const stems = contentStems(prompt);
+    const usable = (record: MemoryRecord) => !unusable(record, stems);
+    const lexical = hits.filter((hit) => usable(hit.record));
+    const semantic = found?.filter(({ record }) => matches(record, filter) && usable(record));
     const terms = analysePrompt(prompt);
     const ranked =
       !semantic || semantic.length === 0
-        ? rankHits(hits, terms, opts.rankWeights, opts.now())
-        : fuseHits(prompt, hits, semantic, terms, opts.rankWeights, opts.hybridWeights, opts.now());
+        ? rankHits(lexical, terms, opts.rankWeights, opts.now())
+        : fuseHits(
+            prompt,
+            lexical,
+            semantic,
+            terms,
+            opts.rankWeights,
+            opts.hybridWeights,
+            opts.now(),
+          );
     // The newest of a chain above the records it superseded, unless the prompt asks how
     // things were; a record fetched for it must pass the search's filters too.
     return newestFirst(
@@ -333,9 +368,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
   ): Promise<MergedHit[]> {
     const stems = contentStems(prompt);
     const kept = withoutRestatements(
-      hits.filter(
-        (hit) => !saysNothing(hit.record) && !onlyAsks(hit.record) && !echoes(hit.record, stems),
-      ),
+      hits.filter((hit) => !unusable(hit.record, stems)),
       stems,
     );
     if (!view || sessionId === undefined) return kept;
@@ -553,6 +586,15 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         });
         return { ranked, view, subject: 'any' as const };
       });
+    },
+
+    async windowReset(request) {
+      try {
+        const view = await sessions.load(request.namespace, request.sessionId);
+        view.windowStart = Math.max(view.windowStart, request.at ?? opts.now());
+      } catch (error) {
+        opts.onError(error);
+      }
     },
 
     async flush() {

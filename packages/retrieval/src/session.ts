@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@kiro-learn/schema';
+import { isWindowReset, type MemoryRecord, resetsWindow } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
 import { contentStems } from './echo.js';
 import { analysePrompt } from './terms.js';
@@ -9,8 +9,9 @@ import { analysePrompt } from './terms.js';
  * - **Its own turns.** Records made from this session's events are text the agent has in
  *   its context window already, until a compaction (or `/clear`) drops what came before:
  *   from then on those records are memory like any other. The window starts at the newest
- *   session-start note whose `source` is `compact` or `clear` (Claude Code's SessionStart
- *   after a compaction), told by `sessionStart({ reason })` or read from the stored notes.
+ *   note whose `source` is `compact` or `clear` (every agent's compaction hook, Claude
+ *   Code's SessionStart after a compaction or `/clear`), told by `sessionStart({ reason })`
+ *   or `windowReset`, or read from the stored notes.
  * - **What it was shown.** A record injected earlier in the window is not injected again
  *   for a prompt on the same subject (unless it was edited since); for a prompt about other
  *   files or another subject it may come back, since the agent had no reason to connect
@@ -45,9 +46,6 @@ export interface Subject {
 /** The query the retrieval log keeps for a session start. */
 export const SESSION_START_QUERY = '[session start]';
 
-/** Session-start reasons after which the agent's context no longer holds the session. */
-const WINDOW_RESETS = new Set(['compact', 'clear']);
-
 /** Share of a prompt's words a shown prompt must have for the two to be one subject. */
 const SAME_SUBJECT = 0.5;
 
@@ -64,10 +62,7 @@ export function sameSubject(now: Subject, then: Subject): boolean {
   return shared / now.stems.size >= SAME_SUBJECT;
 }
 
-/** Whether a session-start note's body says the agent's context was compacted or cleared. */
-export function resetsWindow(reason: unknown): boolean {
-  return typeof reason === 'string' && WINDOW_RESETS.has(reason.toLowerCase());
-}
+export { resetsWindow };
 
 const time = (iso: string) => {
   const t = Date.parse(iso);
@@ -113,9 +108,7 @@ export class SessionViews {
     ]);
     let windowStart = 0;
     for (const note of notes.items) {
-      if (note.session_id !== sessionId || note.body.type !== 'json') continue;
-      const data = note.body.data as { source?: unknown } | null;
-      if (data && typeof data === 'object' && resetsWindow(data.source)) {
+      if (note.session_id === sessionId && isWindowReset(note)) {
         windowStart = Math.max(windowStart, time(note.valid_time));
       }
     }

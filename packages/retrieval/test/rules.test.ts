@@ -219,6 +219,34 @@ describe('nothing the agent still holds', () => {
     ).toContain(fromThisSession.record_id);
   });
 
+  it("gives them back after any agent's compaction hook, live and after a restart", async () => {
+    const storage = await openTemp();
+    const turn = event({
+      session_id: 's',
+      kind: 'prompt',
+      valid_time: new Date(Date.now() - 60_000).toISOString(),
+    });
+    await storage.putEvent(turn);
+    const held = { ...pool(), source_event_ids: [turn.event_id] };
+    await storage.putRecord(held);
+    const retriever = createRetriever({ storage });
+    const ask = (r: typeof retriever) =>
+      r.retrieve({ namespace: NS, prompt: 'postgres pool', sessionId: 's' });
+    expect((await ask(retriever)).records).toEqual([]);
+    // Gemini CLI's PreCompress (Codex, Cursor, Cline, Copilot, OpenCode alike): a note, no
+    // session start; the collector tells the live retriever.
+    await storage.putEvent(
+      event({
+        session_id: 's',
+        kind: 'note',
+        body: { type: 'json', data: { hook: 'PreCompress', source: 'compact' } },
+      }),
+    );
+    await retriever.windowReset({ namespace: NS, sessionId: 's' });
+    expect((await ask(retriever)).records).toEqual([held.record_id]);
+    expect((await ask(createRetriever({ storage }))).records).toEqual([held.record_id]);
+  });
+
   it('reads a compaction from the stored session-start note after a restart', async () => {
     const storage = await openTemp();
     const turn = event({

@@ -1,4 +1,4 @@
-// Validates an event from a hook the way the collector does, scrubs it, and builds a record.
+// examples/validate.ts: an event from a hook validated and scrubbed as the collector does, then a record built.
 import {
   buildNamespace,
   EventSchema,
@@ -28,21 +28,23 @@ const parsed = safeParse(EventSchema, input);
 if (!parsed.ok) {
   // Each error is `dot.path: message`, e.g. `body.turns: Too small: expected array to have >=1 items`.
   for (const error of parsed.errors) console.error(error);
-} else {
-  const event = scrubEvent(parsed.value);
-  console.log(event.body); // { type: 'text', content: 'deploy with key [REDACTED:aws_access_key] [REDACTED]' }
-  const record = MemoryRecordSchema.parse({
-    record_id: newRecordId(),
-    namespace: event.namespace,
-    strategy: 'example',
-    title: 'Deploys need the AWS key from the vault',
-    summary: 'The deploy script reads the key from the environment.',
-    facts: [],
-    concepts: ['deploy'],
-    files_touched: [],
-    observation_type: 'discovery',
-    source_event_ids: [event.event_id],
-    created_at: new Date().toISOString(),
-  });
-  console.log(record.record_id);
+  process.exit(1);
 }
+const event = scrubEvent(parsed.value);
+console.log(event.body); // { type: 'text', content: 'deploy with key [REDACTED:aws_access_key] [REDACTED]' }
+const record = MemoryRecordSchema.parse({
+  record_id: newRecordId(),
+  namespace: event.namespace,
+  strategy: 'example',
+  title: 'Deploys need the AWS key from the vault',
+  summary: 'The deploy script reads the key from the environment.',
+  facts: [],
+  concepts: ['deploy'],
+  files_touched: [],
+  observation_type: 'discovery',
+  source_event_ids: [event.event_id],
+  created_at: new Date().toISOString(),
+});
+console.log(record.record_id);
+const scrubbed = event.body.type === 'text' ? event.body.content : '';
+if (scrubbed !== 'deploy with key [REDACTED:aws_access_key] [REDACTED]') process.exit(1);

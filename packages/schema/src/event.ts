@@ -105,3 +105,30 @@ export function bodyText(body: EventBody): string {
       return typeof body.data === 'string' ? body.data : (JSON.stringify(body.data) ?? '');
   }
 }
+
+/**
+ * The `source` values of a note after which the agent's context no longer holds the
+ * session so far: `compact` (its context was compacted: Claude Code's SessionStart after a
+ * compaction, and every agent's compaction hook) and `clear` (Claude Code's `/clear`).
+ */
+const WINDOW_RESETS = new Set(['compact', 'clear']);
+
+/** Whether a session-start or compaction `source` says the agent's context starts again. */
+export function resetsWindow(source: unknown): boolean {
+  return typeof source === 'string' && WINDOW_RESETS.has(source.toLowerCase());
+}
+
+/**
+ * Whether an event is a note saying the agent's context was compacted or cleared (its
+ * `source`, see resetsWindow): what came before it has left the agent's window.
+ */
+export function isWindowReset(event: Pick<Event, 'kind' | 'body'>): boolean {
+  if (event.kind !== 'note' || event.body.type !== 'json') return false;
+  const data = event.body.data;
+  return (
+    data !== null &&
+    typeof data === 'object' &&
+    !Array.isArray(data) &&
+    resetsWindow((data as { source?: unknown }).source)
+  );
+}

@@ -1,4 +1,5 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
+import type { EventHead } from './stores/events.js';
 import type { Member, NewMember } from './stores/members.js';
 import type { OutboxEntry } from './stores/sharing.js';
 import { recordSupersession, supersessionColumns } from './supersession.js';
@@ -101,6 +102,23 @@ export function recordOfColumns(row: RecordColumns): MemoryRecord {
       ? { metadata: JSON.parse(row.metadata) as Record<string, unknown> }
       : {}),
     ...recordSupersession(row),
+  };
+}
+
+/** An event's head as both backends read it from `events` (the JSON left unparsed). */
+export function eventHeadOfRow(row: {
+  event_id: string;
+  namespace: string;
+  session_id: string;
+  kind: string;
+  valid_time: string;
+}): EventHead {
+  return {
+    eventId: row.event_id,
+    namespace: row.namespace,
+    sessionId: row.session_id,
+    kind: row.kind as EventHead['kind'],
+    validTime: row.valid_time,
   };
 }
 

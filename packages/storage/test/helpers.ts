@@ -28,3 +28,22 @@ export async function openTemp(): Promise<SqliteStorage> {
 
 export { event } from '@kiro-learn/test-harness/events';
 export { NS, record } from '@kiro-learn/test-harness/records';
+
+/**
+ * Every item of a paged read, following `nextCursor` to the last page; `read` gets the
+ * cursor to pass on (none for the first page).
+ */
+export async function allPages<T>(
+  read: (cursor: {
+    cursor?: string;
+  }) => Promise<{ items: readonly T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor ? { cursor } : {});
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}

@@ -1,8 +1,6 @@
-// A team memory server and one member's client, in one process: the server's routes on a
-// SQLite store, members authenticated by their tokens, and the client pushing a record and
-// finding it again. The kiro-learn collector composes the same pieces (with PostgreSQL and
-// its own security middleware); any hono host can.
-// Run: node examples/team.ts
+// examples/team.ts: a team server on SQLite and one member's client, in one process; the client pushes a record and finds it.
+// The kiro-learn collector composes the same pieces (with PostgreSQL and its own security
+// middleware); any hono host can.
 
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -63,6 +61,7 @@ const server = createServer(getRequestListener(app.fetch));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+let found = 0;
 try {
   const client = createTeamClient({ url, token });
   console.log(await client.whoami()); // { team: 'core', member: 'alice', role: 'member', … }
@@ -79,8 +78,10 @@ try {
   console.log(await client.putRecord('github.com-acme-payments-api', 1, record)); // stored
   for (const hit of await client.search('github.com-acme-payments-api', 'stripe signature', 5)) {
     console.log(hit.author, hit.record.title);
+    found++;
   }
 } finally {
   server.close();
   await storage.close();
 }
+if (found === 0) process.exit(1);

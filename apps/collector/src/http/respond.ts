@@ -17,6 +17,12 @@ export function queryOf(c: Context): Record<string, string> {
   return c.req.query();
 }
 
+/** A refusal's `{error, details?}`: its message, and its details when it has any. */
+const bodyOf = (error: { message: string; details?: unknown }) =>
+  error.details === undefined
+    ? { error: error.message }
+    : { error: error.message, details: error.details };
+
 /** Turns any thrown value into `{error, details?}`, never a stack trace. */
 export function errorResponse(error: unknown): Response {
   let status = 500;
@@ -24,18 +30,12 @@ export function errorResponse(error: unknown): Response {
   let headers: Record<string, string> = {};
   if (error instanceof CollectorError) {
     status = error.status;
-    body =
-      error.details === undefined
-        ? { error: error.message }
-        : { error: error.message, details: error.details };
+    body = bodyOf(error);
     headers = { ...error.headers };
   } else if (error instanceof TeamError && error.code === 'request') {
     // A team route's refusal (@kiro-learn/team): the same `{error, details}` shape.
     status = error.status ?? 400;
-    body =
-      error.details === undefined
-        ? { error: error.message }
-        : { error: error.message, details: error.details };
+    body = bodyOf(error);
     headers = { ...error.headers };
   } else if (error instanceof StorageError && error.code === 'invalid_cursor') {
     status = 400;

@@ -12,7 +12,8 @@ import {
   scrubRecordPatch,
 } from '@kiro-learn/schema';
 import { StorageError } from '@kiro-learn/storage';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { curate } from '../curate.js';
 import { httpError } from '../errors.js';
@@ -25,6 +26,11 @@ const CHAIN_LIMIT = 50;
 
 /** The `supersedes` part of a saved record (the rest is the record itself). */
 const SupersedesField = PostMemoryRequestSchema.pick({ supersedes: true });
+
+/** A request body of at most `LIMITS.requestBytes`, parsed with `schema` (a 400 naming `what`). */
+async function bodyAs<T>(c: Context, schema: z.ZodType<T>, what: string): Promise<T> {
+  return parseWith(schema, await readJson(c, LIMITS.requestBytes), what);
+}
 
 /** `/v1/memories`: save, list, search, read, edit, delete memory records; supersession. */
 export function memoryRoutes(ctx: AppContext): Hono {
@@ -119,11 +125,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
   // Marks a record superseded by a newer one (what the viewer's "superseded by" does).
   app.post('/:record_id/supersession', async (c) => {
     const id = recordId(c.req.param('record_id'));
-    const request = parseWith(
-      SupersedeRequestSchema,
-      await readJson(c, LIMITS.requestBytes),
-      'supersession',
-    );
+    const request = await bodyAs(c, SupersedeRequestSchema, 'supersession');
     try {
       const record = await ctx.storage.supersedeRecord({
         recordId: id,
@@ -193,11 +195,7 @@ export function memoryRoutes(ctx: AppContext): Hono {
 
   app.patch('/:record_id', async (c) => {
     const id = recordId(c.req.param('record_id'));
-    const patch = parseWith(
-      MemoryRecordPatchSchema,
-      await readJson(c, LIMITS.requestBytes),
-      'patch',
-    );
+    const patch = await bodyAs(c, MemoryRecordPatchSchema, 'patch');
     const scrubbed = scrubRecordPatch(patch, ctx.scrubber);
     const record = await ctx.storage.updateRecord(id, scrubbed);
     if (!record) throw httpError(404, `no memory record ${id}`);

@@ -68,11 +68,17 @@ export const on = {
     )) satisfies ClaudeShapedHook,
 
   /**
-   * The context is about to be compacted, or the session ends (perhaps with its Stop lost
-   * in a race): both end the turn, so its events are extracted now. An empty body: the
-   * extractor rebuilds the turn from its events, and an already-ended turn adds nothing.
+   * The session ends (perhaps with its Stop lost in a race): the turn ends, so its events
+   * are extracted now. An empty body: the extractor rebuilds the turn from its events, and
+   * an already-ended turn adds nothing.
    */
   turnBoundary: ((h) => h.turnEnd(undefined)) satisfies ClaudeShapedHook,
+
+  /**
+   * The context is (about to be) compacted: a compaction note. The session so far is
+   * extracted now, and retrieval counts what the agent held before it as memory again.
+   */
+  compaction: ((h) => h.compaction()) satisfies ClaudeShapedHook,
 };
 
 /**

@@ -129,6 +129,16 @@ export function hooksOf(frame: HookFrame) {
         body: { type: 'json', data: { hook: frame.name, ...data } },
         startsSession: true,
       }),
+    /**
+     * The agent's context is compacted (its compaction hook): a note with `source:
+     * compact`, as Claude Code's SessionStart after a compaction. What the agent held
+     * before it is memory again, and the session so far is extracted now.
+     */
+    compaction: (): MapResult =>
+      hook({
+        kind: 'note',
+        body: { type: 'json', data: { hook: frame.name, source: 'compact' } },
+      }),
     /** The user's prompt (an empty one is skipped: nothing to record or search for). */
     prompt: (text: string | undefined, retrieve = true): MapResult =>
       text?.trim()

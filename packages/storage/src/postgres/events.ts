@@ -2,6 +2,7 @@ import type { Event } from '@kiro-learn/schema';
 import { sql } from 'kysely';
 import type { EventHead, EventStore } from '../backend.js';
 import { eventJson, eventOfJson, listEventPage } from '../portable.js';
+import { eventHeadOfRow } from '../rows.js';
 import { hasNul, type PgContext } from './context.js';
 import type { PgEventBatcher } from './event-batcher.js';
 
@@ -52,18 +53,7 @@ export function pgEvents(ctx: PgContext, batcher: PgEventBatcher): Omit<EventSto
       }>`
         SELECT event_id, namespace, session_id, kind, valid_time
         FROM events WHERE event_id = ANY(${ids}::text[])`.execute(db);
-      const byId = new Map(
-        rows.map((row): [string, EventHead] => [
-          row.event_id,
-          {
-            eventId: row.event_id,
-            namespace: row.namespace,
-            sessionId: row.session_id,
-            kind: row.kind,
-            validTime: row.valid_time,
-          },
-        ]),
-      );
+      const byId = new Map(rows.map((row) => [row.event_id, eventHeadOfRow(row)]));
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
 

@@ -24,11 +24,22 @@ export class WriteBatcher {
   readonly #onCommit: () => void;
   #scheduled = false;
 
-  /** `onCommit` runs after each committed transaction (the checkpointer counts them). */
-  constructor(sqlite: Database.Database, onCommit: () => void = () => {}, maxBatch = 256) {
-    this.#transaction = sqlite.transaction((items: readonly Pending[]) =>
-      items.map((item) => item.run()),
-    );
+  /**
+   * `onCommit` runs after each committed transaction (the checkpointer counts them);
+   * `tail` runs inside each transaction after its writes (derived tables catch up in the
+   * same commit), and must not throw.
+   */
+  constructor(
+    sqlite: Database.Database,
+    onCommit: () => void = () => {},
+    maxBatch = 256,
+    tail: () => void = () => {},
+  ) {
+    this.#transaction = sqlite.transaction((items: readonly Pending[]) => {
+      const results = items.map((item) => item.run());
+      tail();
+      return results;
+    });
     this.#onCommit = onCommit;
     this.#maxBatch = maxBatch;
   }

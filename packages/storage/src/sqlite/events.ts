@@ -1,6 +1,7 @@
 import type { Event } from '@kiro-learn/schema';
-import type { EventHead, EventStore } from '../backend.js';
+import type { EventStore } from '../backend.js';
 import { eventJson, eventOfJson, listEventPage } from '../portable.js';
+import { eventHeadOfRow } from '../rows.js';
 import { byteLength, now, type SqliteContext, selectInChunks } from './context.js';
 
 /** Events: stored once by `event_id`, byte-identical JSON, newest first by arrival. */
@@ -65,18 +66,7 @@ export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'
           .where('event_id', 'in', chunk)
           .execute(),
       );
-      const byId = new Map(
-        rows.map((row): [string, EventHead] => [
-          row.event_id,
-          {
-            eventId: row.event_id,
-            namespace: row.namespace,
-            sessionId: row.session_id,
-            kind: row.kind as EventHead['kind'],
-            validTime: row.valid_time,
-          },
-        ]),
-      );
+      const byId = new Map(rows.map((row) => [row.event_id, eventHeadOfRow(row)]));
       return eventIds.flatMap((id) => byId.get(id) ?? []);
     },
 

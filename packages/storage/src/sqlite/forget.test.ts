@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { newEventId } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
-import { event, NS, openTemp, record } from '../../test/helpers.js';
+import { allPages, event, NS, openTemp, record } from '../../test/helpers.js';
 import type { ForgetScope, SqliteStorage } from '../index.js';
 
 const OTHER = '/actor/alice/project/billing/';
@@ -176,17 +176,9 @@ describe('scan (export paging)', () => {
     const events = Array.from({ length: 25 }, () => event());
     for (const e of events) await storage.putEvent(e);
     await storage.putEvent(event({ namespace: OTHER }));
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await storage.scanEvents({
-        namespace: NS,
-        limit: 10,
-        ...(cursor ? { cursor } : {}),
-      });
-      seen.push(...page.items.map((s) => s.json));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const seen = (
+      await allPages((cursor) => storage.scanEvents({ namespace: NS, limit: 10, ...cursor }))
+    ).map((s) => s.json);
     expect(seen).toEqual(events.map((e) => JSON.stringify(e)));
     for (let i = 0; i < 3; i++) await storage.putRecord(record());
     const records = await storage.scanRecords({ limit: 2 });

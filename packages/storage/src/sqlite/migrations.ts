@@ -435,6 +435,56 @@ export const MIGRATIONS: readonly Migration[] = [
         (SELECT record_id FROM memory_records WHERE questions <> '[]')`,
     ],
   },
+  {
+    // An impact-ordered copy of the full-text index's postings (see impacts.ts): per index
+    // term and namespace, the records in the order of their BM25 contribution, so a top-k
+    // search stops after the first rows of each word instead of scoring every record that
+    // holds it. A deleted or edited record's rows go in the same statement (by rid); new
+    // and edited records are queued and tokenised in the next write transaction. Existing
+    // records are queued here and tokenised in the background; search uses the table only
+    // once the queue is empty.
+    name: '0013_impact_postings',
+    statements: [
+      `CREATE TABLE impact_namespaces (
+        id INTEGER PRIMARY KEY,
+        namespace TEXT NOT NULL UNIQUE
+      )`,
+      `CREATE TABLE impact_postings (
+        term TEXT NOT NULL,
+        ns INTEGER NOT NULL,
+        impact INTEGER NOT NULL,
+        rid INTEGER NOT NULL,
+        tf INTEGER NOT NULL,
+        len INTEGER NOT NULL,
+        PRIMARY KEY (term, ns, impact, rid)
+      ) WITHOUT ROWID`,
+      'CREATE INDEX impact_postings_rid ON impact_postings (rid)',
+      'CREATE TABLE impact_queue (rid INTEGER PRIMARY KEY)',
+      'INSERT INTO impact_queue (rid) SELECT rid FROM memory_records',
+      `CREATE TRIGGER memory_records_impacts_ai AFTER INSERT ON memory_records BEGIN
+        INSERT OR IGNORE INTO impact_queue (rid) VALUES (new.rid);
+      END`,
+      `CREATE TRIGGER memory_records_impacts_ad AFTER DELETE ON memory_records BEGIN
+        DELETE FROM impact_postings WHERE rid = old.rid;
+        DELETE FROM impact_queue WHERE rid = old.rid;
+        DELETE FROM impact_namespaces WHERE namespace = old.namespace
+          AND NOT EXISTS (SELECT 1 FROM memory_records WHERE namespace = old.namespace);
+      END`,
+      `CREATE TRIGGER memory_records_impacts_au AFTER UPDATE ON memory_records
+        WHEN old.title IS NOT new.title OR old.summary IS NOT new.summary
+          OR old.facts IS NOT new.facts OR old.concepts IS NOT new.concepts
+          OR old.files IS NOT new.files OR old.questions IS NOT new.questions
+          OR old.ns_token IS NOT new.ns_token OR old.namespace IS NOT new.namespace
+          OR old.rid IS NOT new.rid
+      BEGIN
+        DELETE FROM impact_postings WHERE rid = old.rid;
+        DELETE FROM impact_queue WHERE rid = old.rid;
+        INSERT OR IGNORE INTO impact_queue (rid) VALUES (new.rid);
+        DELETE FROM impact_namespaces WHERE namespace = old.namespace
+          AND NOT EXISTS (SELECT 1 FROM memory_records WHERE namespace = old.namespace);
+      END`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

@@ -13,6 +13,7 @@ import { sqliteClaims } from './claims.js';
 import type { SqliteContext } from './context.js';
 import { sqliteData } from './data.js';
 import { sqliteEvents } from './events.js';
+import { createImpactScratch, drainImpacts, impactsPending } from './impacts.js';
 import { corruptError, isCorruption } from './integrity.js';
 import { sqliteLogs } from './logs.js';
 import { sqliteMembers } from './members.js';
@@ -38,6 +39,12 @@ export interface SqliteStorageOptions {
   busyTimeoutMs?: number;
   /** Search tuning: common-term pruning and the postings budget (see planQuery). */
   search?: Omit<QueryPlanOptions, 'totalDocs'>;
+  /**
+   * Lexical searches whose kept words hold more than this many postings read the
+   * impact-ordered table (top-k with early exit) instead of scoring every hit in FTS5
+   * (default 2,000; `Infinity`: never). The scores are the same either way.
+   */
+  impactMinPostings?: number;
   /** Default BM25 column weights (title counts most). */
   weights?: Partial<ColumnWeights>;
   /** The in-memory vector cache behind `searchVectors`. */
@@ -54,6 +61,11 @@ export interface SqliteStorage extends StorageBackend {
   parkPending(namespace: string, eventIds: readonly string[]): Promise<number>;
   requeueParked(namespace: string, maxPendingBytes: number): Promise<number>;
   parkedSummary(): Promise<Array<{ namespace: string; count: number; bytes: number }>>;
+  /**
+   * Records waiting to enter the impact-ordered search table (after the upgrade that adds
+   * it, or a bulk write): until 0, searches that would use it score in FTS5 instead.
+   */
+  impactBacklog(): Promise<number>;
   /**
    * The kysely instance (for tools and tests; other packages use the interface). Reads
    * only: writes go through the backend's synchronous batcher, which a kysely transaction
@@ -107,6 +119,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   try {
     if (!options.readOnly) await migrate(db as unknown as Kysely<unknown>);
     createQueryTermTables(sqlite);
+    if (!options.readOnly) createImpactScratch(sqlite);
   } catch (error) {
     await db.destroy();
     const cause = error instanceof StorageError ? (error.cause ?? error) : error;
@@ -138,7 +151,49 @@ function compose(
     sqlite.pragma('wal_autocheckpoint = 10000');
   }
   const worker = checkpointer;
-  const writes = new WriteBatcher(sqlite, worker && (() => worker.committed()));
+  // Records queued for the impact table are tokenised inside write transactions: a few in
+  // every batch (a new record is searchable the fast way once committed), and the rest
+  // (the backfill after the migration, writes made outside the batcher) in small batches
+  // of their own between other work. A failure leaves them queued: search falls back to FTS5.
+  const drain = sqlite.transaction((max: number) => drainImpacts(statements, max));
+  const drainSome = (max: number) => {
+    try {
+      return drain(max);
+    } catch {
+      return 0;
+    }
+  };
+  let drainTimer: NodeJS.Timeout | undefined;
+  const scheduleDrain = () => {
+    if (drainTimer || closed || options.readOnly) return;
+    drainTimer = setTimeout(() => {
+      void writes
+        .enqueue(() => {
+          drainSome(64);
+          return impactsPending(statements);
+        })
+        .then(
+          (more) => {
+            drainTimer = undefined;
+            if (more) scheduleDrain();
+          },
+          () => {
+            drainTimer = undefined;
+          },
+        );
+    }, 5);
+    drainTimer.unref();
+  };
+  const writes = new WriteBatcher(
+    sqlite,
+    worker && (() => worker.committed()),
+    256,
+    options.readOnly
+      ? undefined
+      : () => {
+          if (drainSome(32) === 32) setImmediate(scheduleDrain);
+        },
+  );
   const ctx: SqliteContext = {
     db,
     sqlite,
@@ -160,6 +215,8 @@ function compose(
       plan,
       maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
       termCounts,
+      impactMinPostings: options.impactMinPostings ?? 2000,
+      onImpactsPending: scheduleDrain,
     }),
     ...sqliteVectors(ctx, options.vectors),
     ...sqliteBuffer(ctx),
@@ -173,13 +230,19 @@ function compose(
     }),
     ...sqliteStats(ctx),
     sharing: sqliteSharing(ctx),
+    async impactBacklog() {
+      ctx.ensureOpen();
+      return Number(statements.prepare('SELECT count(*) FROM impact_queue').pluck().get());
+    },
   };
+  if (!options.readOnly && impactsPending(statements)) scheduleDrain();
   return {
     ...methods,
     db,
     path,
     async close() {
       if (closed) return;
+      clearTimeout(drainTimer);
       // The worker goes first: closing the last connection checkpoints everything anyway.
       await checkpointer?.close();
       // Let queued writes commit first: everything acknowledged must be on disk.

@@ -4,6 +4,7 @@ import type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from '../ba
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, quoteTerm, tokenize } from '../query/tokenize.js';
 import type { SqliteContext } from './context.js';
+import { type ImpactTerm, impactsPending, impactTopK } from './impacts.js';
 import { namespaceToken, recordFromRow } from './rows.js';
 import type { RecordRow } from './tables.js';
 
@@ -18,6 +19,14 @@ export interface SqliteSearchSettings {
   plan: Omit<QueryPlanOptions, 'totalDocs'>;
   maxPostings: number;
   termCounts: TermCounts;
+  /**
+   * A namespace's unfiltered search whose kept words hold more than this many postings is
+   * answered from the impact-ordered table (impacts.ts) when it is complete; below it,
+   * FTS5 scoring every hit is as cheap. Infinity: never.
+   */
+  impactMinPostings: number;
+  /** Called when the impact table is incomplete (queued records): tokenise them soon. */
+  onImpactsPending: () => void;
 }
 
 /**
@@ -178,6 +187,71 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
     }));
   }
 
+  /**
+   * The plan's words as single index terms, when the impact table can answer: a namespace,
+   * no other filter, every word one term (no phrase), enough postings to be worth it, and
+   * no record waiting to be tokenised.
+   */
+  function impactTerms(
+    words: readonly string[],
+    stats: readonly TermStat[],
+    query: SearchOptions,
+  ): ImpactTerm[] | undefined {
+    if (query.namespace === undefined || words.length > 30) return undefined;
+    if (query.observationType !== undefined || query.file !== undefined || query.current === true)
+      return undefined;
+    const terms: ImpactTerm[] = [];
+    let postings = 0;
+    for (const word of words) {
+      const of = stats.filter((s) => s.word === word);
+      if (of.length !== 1) return undefined;
+      terms.push({ term: of[0]!.term, df: of[0]!.df });
+      postings += of[0]!.df;
+    }
+    if (postings <= settings.impactMinPostings) return undefined;
+    if (impactsPending(statements)) {
+      settings.onImpactsPending();
+      return undefined;
+    }
+    return terms;
+  }
+
+  /** The top records from the impact table, fetched, best first (ties: newer record id). */
+  function impactSearch(
+    terms: readonly ImpactTerm[],
+    words: string[],
+    query: SearchOptions,
+  ): SearchHit[] {
+    const hits = impactTopK(
+      statements,
+      query.namespace!,
+      terms,
+      { ...settings.weights, ...query.weights },
+      query.limit,
+    );
+    if (hits.length === 0) return [];
+    const rows = statements
+      .prepare(`SELECT * FROM memory_records WHERE rid IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(hits.map((h) => h.rid))) as RecordRow[];
+    const byRid = new Map(rows.map((row) => [row.rid, row]));
+    return hits
+      .flatMap(({ rid, score }) => {
+        const row = byRid.get(rid);
+        return row
+          ? [{ record: recordFromRow(row), score, terms: words, via: 'fts' as const }]
+          : [];
+      })
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          (a.record.record_id < b.record.record_id
+            ? 1
+            : a.record.record_id > b.record.record_id
+              ? -1
+              : 0),
+      );
+  }
+
   return {
     async searchRecords(query) {
       ctx.ensureOpen();
@@ -204,6 +278,8 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
       const stats = termStats(words, totalDocs);
       const plan = planQuery(stats, { ...settings.plan, totalDocs });
       if (plan.match === '') return [];
+      const fast = impactTerms(plan.words, stats, query);
+      if (fast) return impactSearch(fast, plan.words, query);
       try {
         return await ftsSearch(plan.match, plan.words, query, share);
       } catch {

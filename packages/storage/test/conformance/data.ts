@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { event, NS, record } from '../helpers.js';
+import { allPages, event, NS, record } from '../helpers.js';
 import type { BackendFactory } from './types.js';
 
 const OTHER = '/actor/alice/project/billing/';
@@ -80,28 +80,15 @@ export function dataConformance({ open }: BackendFactory): void {
       const storage = await open();
       const events = Array.from({ length: 7 }, () => event());
       for (const e of events) await storage.putEvent(e, { receivedAt: '2026-01-02T03:04:05.000Z' });
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await storage.scanEvents({ limit: 3, ...(cursor ? { cursor } : {}) });
-        expect(page.items.every((s) => s.receivedAt === '2026-01-02T03:04:05.000Z')).toBe(true);
-        seen.push(...page.items.map((s) => s.json));
-        cursor = page.nextCursor;
-      } while (cursor);
+      const scanned = await allPages((cursor) => storage.scanEvents({ limit: 3, ...cursor }));
+      expect(scanned.every((s) => s.receivedAt === '2026-01-02T03:04:05.000Z')).toBe(true);
+      const seen = scanned.map((s) => s.json);
       expect(seen).toEqual(events.map((e) => JSON.stringify(e)));
       const records = [record(), record(), record({ namespace: OTHER })];
       for (const r of records) await storage.putRecord(r);
-      const ids: string[] = [];
-      cursor = undefined;
-      do {
-        const page = await storage.scanRecords({
-          namespace: NS,
-          limit: 1,
-          ...(cursor ? { cursor } : {}),
-        });
-        ids.push(...page.items.map((r) => r.record_id));
-        cursor = page.nextCursor;
-      } while (cursor);
+      const ids = (
+        await allPages((cursor) => storage.scanRecords({ namespace: NS, limit: 1, ...cursor }))
+      ).map((r) => r.record_id);
       expect(ids.sort()).toEqual([records[0]!.record_id, records[1]!.record_id].sort());
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NS, record } from '../helpers.js';
+import { allPages, NS, record } from '../helpers.js';
 import type { BackendFactory } from './types.js';
 
 const MODEL = 'test-model';
@@ -136,17 +136,12 @@ export function vectorsConformance({ open, reopen }: BackendFactory): void {
       );
       await storage.putVectors(MODEL, [{ recordId: records[3]!.record_id, vector: axis(0) }]);
       expect(await storage.vectorCoverage(MODEL)).toEqual({ records: 25, withVector: 1 });
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await storage.recordsWithoutVector({
-          modelId: MODEL,
-          limit: 10,
-          ...(cursor ? { cursor } : {}),
-        });
-        seen.push(...page.records.map((r) => r.record_id));
-        cursor = page.nextCursor;
-      } while (cursor);
+      const seen = (
+        await allPages(async (cursor) => {
+          const page = await storage.recordsWithoutVector({ modelId: MODEL, limit: 10, ...cursor });
+          return { items: page.records, nextCursor: page.nextCursor };
+        })
+      ).map((r) => r.record_id);
       expect(seen).toHaveLength(24);
       expect(seen).not.toContain(records[3]!.record_id);
       expect(seen[0]).toBe(records[24]!.record_id); // newest first

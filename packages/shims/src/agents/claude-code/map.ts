@@ -27,7 +27,7 @@ const mapClaudeCodeHooks = claudeShaped('claude-code', {
   PostToolUseFailure: on.toolFailure,
   Stop: stop,
   StopFailure: on.turnFailed,
-  PreCompact: on.turnBoundary,
+  PreCompact: on.compaction,
   SessionEnd: on.turnBoundary,
 });
 

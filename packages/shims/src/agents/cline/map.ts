@@ -52,7 +52,7 @@ const CLINE_HOOKS = {
   TaskComplete: ((h, p) =>
     h.turnEnd(str(own(p, 'TaskComplete')['result']))) satisfies ClaudeShapedHook,
   TaskCancel: on.turnBoundary,
-  PreCompact: on.turnBoundary,
+  PreCompact: on.compaction,
 };
 
 /** Cline hooks: `hookName` names the hook, the task is the session, the first root the project. */

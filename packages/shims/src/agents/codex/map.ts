@@ -9,6 +9,6 @@ export const mapCodex = claudeShaped('codex', {
   SessionStart: on.sessionStart,
   UserPromptSubmit: on.prompt,
   PostToolUse: on.tool,
-  PreCompact: on.turnBoundary,
+  PreCompact: on.compaction,
   Stop: on.answerIn('last_assistant_message'),
 });

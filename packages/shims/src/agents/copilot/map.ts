@@ -45,7 +45,7 @@ const COPILOT_HOOKS = {
   PostToolUse: postToolUse,
   PostToolUseFailure: on.toolFailure,
   ErrorOccurred: errorOccurred,
-  PreCompact: on.turnBoundary,
+  PreCompact: on.compaction,
   Stop: on.turnBoundary,
   SessionEnd: sessionEnd,
 };

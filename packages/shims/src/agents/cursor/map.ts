@@ -92,7 +92,7 @@ const CURSOR_HOOKS = {
   afterMCPExecution,
   afterAgentResponse: on.answerIn('text'),
   stop,
-  preCompact: on.turnBoundary,
+  preCompact: on.compaction,
   sessionEnd,
 };
 

@@ -22,6 +22,6 @@ export const mapGemini = claudeShaped('gemini-cli', {
   BeforeAgent: on.prompt,
   AfterTool: afterTool,
   AfterAgent: on.answerIn('prompt_response'),
-  PreCompress: on.turnBoundary,
+  PreCompress: on.compaction,
   SessionEnd: on.turnBoundary,
 });

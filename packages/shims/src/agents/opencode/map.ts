@@ -38,6 +38,6 @@ export const mapOpenCode: (input: Pick<MapInput, 'payload'>) => MapResult = clau
     'tool.execute.after': toolExecuteAfter,
     'session.idle': on.turnBoundary,
     'session.error': sessionError,
-    'session.compacted': on.turnBoundary,
+    'session.compacted': on.compaction,
   },
 );

@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { NS, onCleanup, record, tempDir } from '../../test/helpers.js';
+import { openSqliteStorage, type SqliteStorage } from '../index.js';
+import type { SearchHit } from '../stores/search.js';
+
+const OTHER = '/actor/alice/project/billing/';
+const RETRIEVAL_WEIGHTS = { title: 8, summary: 3, facts: 3, concepts: 5, files: 5, questions: 2 };
+const VOCABULARY = Array.from(
+  { length: 40 },
+  (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`,
+);
+
+let seed = 11;
+function random(): number {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+}
+/** A Zipf-like pick: low indexes far more often, so some words are in most records. */
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
+const words = (n: number) => Array.from({ length: n }, word).join(' ');
+
+function randomRecord(namespace: string) {
+  return record({
+    namespace,
+    title: words(2 + Math.floor(random() * 5)),
+    summary: words(5 + Math.floor(random() * 30)),
+    facts: [words(1 + Math.floor(random() * 6))],
+    concepts: [word()],
+    files_touched: [`src/${word()}.ts`],
+    questions: random() < 0.3 ? [words(4)] : [],
+  });
+}
+
+/** The writer (impact table for every search) and a reader that never uses it. */
+async function pair(): Promise<{ fast: SqliteStorage; fts: SqliteStorage }> {
+  const path = join(tempDir(), 'kiro-learn.db');
+  const fast = await openSqliteStorage({ path, impactMinPostings: 0 });
+  onCleanup(() => fast.close());
+  const fts = await openSqliteStorage({ path, impactMinPostings: Infinity, readOnly: true });
+  onCleanup(() => fts.close());
+  return { fast, fts };
+}
+
+const scores = (hits: readonly SearchHit[]) => hits.map((hit) => hit.score);
+
+/** Both paths give the same scores in the same order, for several weights and limits. */
+async function expectSameRanking(fast: SqliteStorage, fts: SqliteStorage, queries: number) {
+  for (let q = 0; q < queries; q++) {
+    const query = words(1 + Math.floor(random() * 6));
+    for (const [weights, limit] of [
+      [undefined, 10],
+      [RETRIEVAL_WEIGHTS, 40],
+      [{ title: 1, summary: 20 }, 5],
+    ] as const) {
+      const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
+      const a = await fast.searchRecords(options);
+      const b = await fts.searchRecords(options);
+      expect(a.length).toBe(b.length);
+      for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
+      // Records of equal score may come in another order (ties), never other records.
+      const bar = Math.min(...scores(b));
+      const above = (hits: readonly SearchHit[]) =>
+        hits
+          .filter((h) => h.score > bar + 1e-9)
+          .map((h) => h.record.record_id)
+          .sort();
+      expect(above(a)).toEqual(above(b));
+    }
+  }
+}
+
+const pending = async (s: SqliteStorage) =>
+  (await sql<{ n: number }>`SELECT count(*) AS n FROM impact_queue`.execute(s.db)).rows[0]!.n;
+const postings = async (s: SqliteStorage, rid?: number) =>
+  (
+    await sql<{ n: number }>`SELECT count(*) AS n FROM impact_postings WHERE ${
+      rid === undefined ? sql`1` : sql`rid = ${rid}`
+    }`.execute(s.db)
+  ).rows[0]!.n;
+
+describe('impact-ordered search', () => {
+  it('ranks as FTS5 does: the same scores, the same records', async () => {
+    const { fast, fts } = await pair();
+    for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(i % 3 === 0 ? OTHER : NS));
+    expect(await pending(fast)).toBe(0);
+    await expectSameRanking(fast, fts, 25);
+  });
+
+  it('stays true through edits, deletes and a forget', async () => {
+    const { fast, fts } = await pair();
+    const records = Array.from({ length: 200 }, () => randomRecord(NS));
+    await Promise.all(records.map((r) => fast.putRecord(r)));
+    for (const r of records.slice(0, 40)) {
+      await fast.putRecord({ ...r, title: words(3), summary: words(12) });
+    }
+    await fast.putRecord({ ...records[40]!, namespace: OTHER });
+    for (const r of records.slice(50, 70)) await fast.deleteRecord(r.record_id);
+    const secret = record({ title: 'zqxsecretword rotation', summary: 'zqxsecretword' });
+    await fast.putRecord(secret);
+    await fast.forget({ record: secret.record_id });
+    expect(await pending(fast)).toBe(0);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM impact_postings WHERE term LIKE 'zqxsecret%'`.execute(fast.db);
+    expect(rows[0]!.n).toBe(0);
+    await expectSameRanking(fast, fts, 20);
+    // A project forgotten as a whole leaves not even its name here.
+    await fast.forget({ namespace: OTHER });
+    const { rows: names } = await sql<{
+      namespace: string;
+    }>`SELECT namespace FROM impact_namespaces`.execute(fast.db);
+    expect(names.map((n) => n.namespace)).toEqual([NS]);
+  });
+
+  it('is built for records stored before it (the backfill), and searched once complete', async () => {
+    const path = join(tempDir(), 'kiro-learn.db');
+    const first = await openSqliteStorage({ path });
+    await Promise.all(Array.from({ length: 150 }, () => first.putRecord(randomRecord(NS))));
+    // As the migration leaves an existing database: every record queued, no rows.
+    await sql`DELETE FROM impact_postings`.execute(first.db);
+    await sql`INSERT OR IGNORE INTO impact_queue (rid) SELECT rid FROM memory_records`.execute(
+      first.db,
+    );
+    await first.close();
+    const fast = await openSqliteStorage({ path, impactMinPostings: 0 });
+    onCleanup(() => fast.close());
+    const fts = await openSqliteStorage({ path, impactMinPostings: Infinity, readOnly: true });
+    onCleanup(() => fts.close());
+    // Queued records: search is FTS5's until they are tokenised in the background.
+    const query = { namespace: NS, query: words(3), limit: 10 };
+    expect(scores(await fast.searchRecords(query))).toEqual(scores(await fts.searchRecords(query)));
+    await expect.poll(() => pending(fast), { timeout: 10_000 }).toBe(0);
+    expect(await postings(fast)).toBeGreaterThan(150);
+    await expectSameRanking(fast, fts, 10);
+  });
+
+  it('keeps no rows of a deleted record, at once', async () => {
+    const { fast } = await pair();
+    const r = randomRecord(NS);
+    await fast.putRecord(r);
+    const { rows } = await sql<{
+      rid: number;
+    }>`SELECT rid FROM memory_records WHERE record_id = ${r.record_id}`.execute(fast.db);
+    const rid = rows[0]!.rid;
+    expect(await postings(fast, rid)).toBeGreaterThan(0);
+    await fast.deleteRecord(r.record_id);
+    expect(await postings(fast, rid)).toBe(0);
+  });
+});
