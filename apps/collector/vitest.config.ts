@@ -14,6 +14,10 @@ export default mergeConfig(
       // draining, being killed), so two files run at once even on two cores: every test
       // uses its own data dir, port 0 and PostgreSQL schema.
       maxWorkers: 2,
+      // Files whose tests run side by side (describe.concurrent: the CLI and data-command
+      // tests) run three at a time: more collectors at once on a loaded machine answer their
+      // CLI's probes too late (seen with five at a time and three workers at load 17).
+      maxConcurrency: 3,
     },
   }),
 );

@@ -110,19 +110,21 @@ describe('kiro-learn doctor and the hooks’ fast path', () => {
     );
     expect(cli(['start'], env).code).toBe(0);
     expect(cli(['doctor'], env, project).stdout).toMatch(
-      /✓ hooks take the fast path: sh \+ \/\S*curl to the collector, no Node/,
+      /✓ hooks take the fast path: sh \+ \/\S*(bash \(\/dev\/tcp\) \+ cat|curl) to the collector, no Node/,
     );
     expect(cli(['doctor'], { ...env, KIRO_LEARN_ACTOR: 'someone' }, project).stdout).toMatch(
       /hooks take the Node path: KIRO_LEARN_ACTOR set: the shim applies it/,
     );
 
-    // Installed where no curl was on the PATH: the launcher has no fast path to take.
+    // Installed where neither bash nor curl was on the PATH: no fast path to take.
     const bare = { ...env, KIRO_LEARN_HOME: join(root, 'data-no-curl'), PATH: join(root, 'empty') };
     expect(cli(['init', '--surface', 'claude-code', '--yes'], bare, project).code).toBe(0);
     const doctor = cli(['doctor'], bare, project).stdout;
     expect(doctor).toMatch(
-      /! hooks take the Node path: the launcher has no fast path: init found no curl/,
+      /! hooks take the Node path: the launcher has no fast path: init found neither bash \(4\.4 or newer, with \/dev\/tcp\) nor curl/,
     );
-    expect(doctor).toMatch(/→ install curl, then run kiro-learn init again/);
+    expect(doctor).toMatch(
+      /→ install curl \(or bash 4\.4 or newer\), then run kiro-learn init again/,
+    );
   });
 });

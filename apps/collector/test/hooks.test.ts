@@ -1,12 +1,28 @@
 // POST /v1/hooks/:surface, the hook launcher's fast path, against a real collector on
 // loopback: the agent's raw payload in, the same event the shim would store, and exactly
 // what the hook prints out, behind the same local security as every POST.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRecordId } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
-import { FAST_PATH_MARK, spoolEvent, writePauseState } from '@kiro-learn/shims';
+import {
+  FAST_PATH_FILE_MARK,
+  FAST_PATH_MARK,
+  spoolEvent,
+  writePauseState,
+} from '@kiro-learn/shims';
 import { openSqliteStorage, StorageError } from '@kiro-learn/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
@@ -121,6 +137,58 @@ describe('POST /v1/hooks/:surface', () => {
     await hook('claude-code', payload, { headers: { 'x-kiro-learn-spill': '../tmp/keep.me' } });
     expect(existsSync(spill)).toBe(false);
     expect(existsSync(other)).toBe(true);
+  });
+
+  it('reads a payload from the file it names and writes the answer into it (the bash launcher)', async () => {
+    mkdirSync(join(c.home, 'tmp'), { recursive: true });
+    const file = join(c.home, 'tmp', 'hook.4343');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        session_id: 'sess-file',
+        cwd: project,
+        hook_event_name: 'BeforeAgent',
+        prompt: 'how does the webhook service deploy?',
+      }),
+    );
+    // The hook holds the file open, as bash does, and reads the answer from there.
+    const held = openSync(file, 'r');
+    try {
+      const before = (await events()).length;
+      const r = await hook('gemini-cli', '', {
+        headers: { 'x-kiro-learn-payload-file': 'hook.4343' },
+      });
+      expect(r.status).toBe(200);
+      expect(r.text).toBe(`${FAST_PATH_FILE_MARK}\n`);
+      expect(await events()).toHaveLength(before + 1);
+      expect(existsSync(file)).toBe(false);
+      const answer = JSON.parse(readFileSync(held, 'utf8'));
+      expect(answer.hookSpecificOutput.additionalContext).toContain('release pipeline');
+    } finally {
+      closeSync(held);
+    }
+  });
+
+  it('takes a payload file only of the launcher’s naming, in its own tmp/, never a link', async () => {
+    mkdirSync(join(c.home, 'tmp'), { recursive: true });
+    const outside = join(project, 'secret.json');
+    writeFileSync(outside, '{"hook_event_name":"Stop"}');
+    symlinkSync(outside, join(c.home, 'tmp', 'hook.4444'));
+    for (const name of ['../../secret.json', 'hook.4444', 'hook.4545']) {
+      const r = await hook('claude-code', '', { headers: { 'x-kiro-learn-payload-file': name } });
+      expect(r.status).toBe(400);
+      expect(printed(r.text)).toBeUndefined();
+    }
+    expect(readFileSync(outside, 'utf8')).toBe('{"hook_event_name":"Stop"}');
+    // One over the request limit is left to the shim, as such a body is.
+    const big = join(c.home, 'tmp', 'hook.4646');
+    writeFileSync(big, `{"prompt":"${'x'.repeat(3 * 1024 * 1024)}"}`);
+    const r = await hook('claude-code', '', {
+      headers: { 'x-kiro-learn-payload-file': 'hook.4646' },
+    });
+    expect(r.status).toBe(413);
+    expect(existsSync(big)).toBe(true);
+    rmSync(big);
   });
 
   it('answers a payload that maps to nothing like the shim does, storing nothing', async () => {

@@ -53,8 +53,7 @@ async function records(storage: StorageBackend) {
 
 describe('pending buffer', () => {
   it('extracts a turn as soon as it ends, stores its records and empties the buffer', async () => {
-    const { storage } = await tempStorage();
-    const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
+    const { storage, buffer } = await tempBuffer({ extract: oneRecord, options: quiet });
     const done = runs(buffer);
     await ingest(storage, buffer, event('prompt', 'fix the login bug'));
     await ingest(storage, buffer, event('tool_use'));
@@ -79,8 +78,7 @@ describe('pending buffer', () => {
   });
 
   it("extracts at once when a note says the agent's context was compacted", async () => {
-    const { storage } = await tempStorage();
-    const buffer = track(createBuffer({ storage, extract: oneRecord, options: quiet }));
+    const { storage, buffer } = await tempBuffer({ extract: oneRecord, options: quiet });
     const done = runs(buffer);
     await ingest(storage, buffer, event('prompt', 'fix the login bug'));
     await ingest(storage, buffer, event('tool_use'));
@@ -110,7 +108,6 @@ describe('pending buffer', () => {
   });
 
   it('keeps events appended during a slow extraction pending, and extracts them in the next run', async () => {
-    const { storage } = await tempStorage();
     const gate = deferred();
     const batches: string[][] = [];
     const extract: ExtractFn = async (batch) => {
@@ -118,7 +115,7 @@ describe('pending buffer', () => {
       if (batches.length === 1) await gate.promise;
       return oneRecord(batch);
     };
-    const buffer = track(createBuffer({ storage, extract, options: quiet }));
+    const { storage, buffer } = await tempBuffer({ extract, options: quiet });
     const done = runs(buffer, 2);
     const turn1 = [
       await ingest(storage, buffer, event('prompt')),

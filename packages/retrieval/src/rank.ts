@@ -15,6 +15,11 @@ export interface RankWeights {
   recency: number;
   /** Days after which the recency bonus halves. */
   recencyHalfLifeDays: number;
+  /**
+   * Per file of the session's working set (the files its turns so far read or changed) a
+   * record lists, two at most (prompts of a session only; see working-set.ts).
+   */
+  workingSet: number;
 }
 
 export const DEFAULT_RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
@@ -22,6 +27,7 @@ export const DEFAULT_RANK_WEIGHTS: Readonly<RankWeights> = Object.freeze({
   concept: 0.25,
   recency: 0.1,
   recencyHalfLifeDays: 30,
+  workingSet: 0.3,
 });
 
 /** A re-ranked hit. */

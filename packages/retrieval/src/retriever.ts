@@ -5,7 +5,7 @@ import { contentStems, echoes, informationFree, onlyAsks, saysNothing } from './
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
-import { rankHits } from './rank.js';
+import { type RankedHit, rankHits } from './rank.js';
 import {
   authorLabel,
   type MergedHit,
@@ -26,6 +26,7 @@ import {
   subjectOf,
 } from './session.js';
 import { analysePrompt } from './terms.js';
+import { coveringRecords, sessionFiles, withWorkingSet } from './working-set.js';
 
 /** A prompt to find context for. */
 export interface RetrieveRequest {
@@ -215,6 +216,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     limit: number,
     filter: Pick<SearchRequest, 'type' | 'file'> = {},
     report?: (outcome: SemanticOutcome) => void,
+    adjust?: (ranked: RankedHit[]) => Promise<RankedHit[]>,
   ) {
     const [hits, found] = await Promise.all([
       storage.searchRecords({
@@ -235,7 +237,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const lexical = hits.filter((hit) => usable(hit.record));
     const semantic = found?.filter(({ record }) => matches(record, filter) && usable(record));
     const terms = analysePrompt(prompt);
-    const ranked =
+    const fused =
       !semantic || semantic.length === 0
         ? rankHits(lexical, terms, opts.rankWeights, opts.now())
         : fuseHits(
@@ -247,6 +249,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
             opts.hybridWeights,
             opts.now(),
           );
+    const ranked = adjust ? await adjust(fused) : fused;
     // The newest of a chain above the records it superseded, unless the prompt asks how
     // things were; a record fetched for it must pass the search's filters too.
     return newestFirst(
@@ -514,10 +517,44 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const subject = subjectOf(query);
         if (query === '') return { ranked: [], view: undefined, subject };
         let semantic: SemanticOutcome | undefined;
+        // The files this session worked on so far, and the records that cover them: found
+        // while the prompt's own search runs.
+        const working =
+          request.sessionId === undefined || opts.rankWeights.workingSet <= 0
+            ? undefined
+            : (async () => {
+                const files = await sessionFiles(storage, request.namespace, request.sessionId!);
+                return {
+                  files,
+                  covering: await coveringRecords(storage, request.namespace, files),
+                };
+              })().catch((error) => {
+                opts.onError(error);
+                return undefined;
+              });
         const [{ ranked, successors }, view, fromRemote] = await Promise.all([
-          rank(request.namespace, query, opts.candidates, {}, (how) => {
-            semantic = how;
-          }),
+          rank(
+            request.namespace,
+            query,
+            opts.candidates,
+            {},
+            (how) => {
+              semantic = how;
+            },
+            async (fused) => {
+              const set = await working;
+              return set
+                ? withWorkingSet(
+                    fused,
+                    set.covering,
+                    set.files,
+                    opts.rankWeights.workingSet,
+                    opts.rankWeights,
+                    opts.now(),
+                  )
+                : fused;
+            },
+          ),
           viewOf(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
             remote!.search({ namespace: request.namespace, query, limit: opts.maxRecords }, signal),

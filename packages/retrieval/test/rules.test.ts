@@ -247,6 +247,37 @@ describe('nothing the agent still holds', () => {
     expect((await ask(createRetriever({ storage }))).records).toEqual([held.record_id]);
   });
 
+  it("brings an earlier session's record on the files this session works on, for a prompt that names none", async () => {
+    const storage = await openTemp();
+    const earlier = event({ session_id: 'monday', kind: 'prompt' });
+    const mine = event({ session_id: 'today', kind: 'prompt' });
+    for (const e of [earlier, mine]) await storage.putEvent(e);
+    // Monday's session learned something about the pool file.
+    const monday = { ...pool(), source_event_ids: [earlier.event_id] };
+    // Today's first turn read and changed that file (the agent holds this record).
+    const today = record({
+      title: 'Tuned the retry loop',
+      summary: 'Retries back off exponentially now.',
+      files_touched: ['src/db/pool.ts', 'src/db/retry.ts'],
+      source_event_ids: [mine.event_id],
+    });
+    const unrelated = record({
+      title: 'Next steps for the migration script',
+      summary: 'The next step is the backfill of the audit log.',
+      files_touched: ['scripts/migrate.ts'],
+    });
+    for (const r of [monday, today, unrelated]) await storage.putRecord(r);
+    const retriever = createRetriever({ storage, budgetMs: 10_000 });
+    const prompt = 'go on with the next step';
+    // Without a session (or in another one) the prompt's words find only the migration note.
+    expect((await retriever.retrieve({ namespace: NS, prompt })).records).toEqual([
+      unrelated.record_id,
+    ]);
+    const got = await retriever.retrieve({ namespace: NS, prompt, sessionId: 'today' });
+    expect(got.records).toContain(monday.record_id);
+    expect(got.records).not.toContain(today.record_id);
+  });
+
   it('reads a compaction from the stored session-start note after a restart', async () => {
     const storage = await openTemp();
     const turn = event({

@@ -1,13 +1,23 @@
 // Wall time of one hook (spawn to exit), run as agents run it (`sh -c <the installed
 // command>`, the payload on stdin), for each agent's prompt hook and tool hook: on the fast
-// path (the collector up: sh + curl, no Node), on the fallback (the collector down: the
-// Node shim spools), and as today's Node-only launcher ran them. Beside them, measured in
+// path (the collector up, no Node: sh + bash + cat as init installs it where bash 4.4+ is,
+// and sh + curl, its second choice), on the fallback (the collector down: the Node shim
+// spools), and as the Node-only launcher of earlier releases ran them. Beside them, measured in
 // the same run and interleaved so machine load hits every series alike: bare `node -e ''`
 // of the Node the hooks run (the fastest on the PATH, as init chose it), `sh -c true`, and
 // one `curl` to the collector. Prints ratios to bare Node and the load average; asserts
 // nothing. Needs `pnpm build` (apps/collector/dist/cli.js and this package's dist).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,7 +32,7 @@ if (!existsSync(cli) || !existsSync(lib)) {
   console.error('build first: pnpm build (needs apps/collector/dist/cli.js and dist/index.js)');
   process.exit(1);
 }
-const { hookCommand, hookLauncher, findCurl } = await import(lib);
+const { hookCommand, hookLauncher, findCurl, launcherBash } = await import(lib);
 const { projectIdentity } = await import('@kiro-learn/schema/node');
 
 const base = mkdtempSync(join(tmpdir(), 'kl-bench-'));
@@ -102,6 +112,19 @@ writeFileSync(
   { mode: 0o755 },
 );
 const curl = findCurl(process.env) ?? 'curl';
+const bash = launcherBash(launcher);
+// The fast path through curl (init's choice where no bash 4.4+ is), on the same collector:
+// a launcher of its own beside the same hook scripts, reading the same data dir.
+const curlOnly = join(base, 'curl-launcher');
+mkdirSync(join(curlOnly, 'bin'), { recursive: true });
+for (const name of readdirSync(join(up, 'bin'))) {
+  if (name.endsWith('.cjs')) symlinkSync(join(up, 'bin', name), join(curlOnly, 'bin', name));
+}
+writeFileSync(
+  join(curlOnly, 'bin', 'kiro-learn-hook'),
+  hookLauncher({ node: { path: hookNode, version: hookNodeVersion }, curl }),
+  { mode: 0o755 },
+);
 
 // A small store: a few records for this project, so prompts retrieve something.
 const { namespace } = projectIdentity(project, { home });
@@ -174,23 +197,30 @@ series['one curl to the collector'] = {
   env: baseEnv,
 };
 const hookSeries = [];
+const tookNode = join(base, 'a-fast-path-hook-started-node');
 for (const [agent, script, args, promptFile, toolFile] of agents) {
   for (const [hook, file] of [
     ['prompt', promptFile],
     ['tool', toolFile],
   ]) {
     const input = payload(file);
-    for (const [path, data] of [
-      ['fast path', up],
-      ['fallback, collector down', down],
-      ["today's launcher, collector down", today],
+    for (const [path, bin, data] of [
+      ['fast path', up, up],
+      ['fast path, curl', curlOnly, up],
+      ['fallback, collector down', down, down],
+      ["today's launcher, collector down", today, today],
     ]) {
       const name = `${agent} ${hook}: ${path}`;
       hookSeries.push({ name, agent, hook, path });
       series[name] = {
         program: '/bin/sh',
-        args: ['-c', hookCommand(data, script, args, false)],
-        env: { ...baseEnv, KIRO_LEARN_HOME: data },
+        args: ['-c', hookCommand(bin, script, args, false)],
+        env: {
+          ...baseEnv,
+          KIRO_LEARN_HOME: data,
+          // A fast-path hook that ran Node after all fails loudly (see the check below).
+          ...(path.startsWith('fast path') ? { NODE_OPTIONS: `--require=${tookNode}` } : {}),
+        },
         input,
       };
     }
@@ -257,7 +287,9 @@ console.log(
   `hook latency, spawn to exit, ${runs} runs per series, interleaved; ${availableParallelism()} cores`,
 );
 console.log(`load average before ${loadBefore}, after ${loadAfter}`);
-console.log(`hooks' Node: ${hookNode} (${hookNodeVersion}); curl: ${curl}`);
+console.log(
+  `hooks' Node: ${hookNode} (${hookNodeVersion}); fast path: ${bash ? `${bash} + cat` : curl}; curl: ${curl}`,
+);
 console.log(`${''.padEnd(56)}    p50      p90      p99   p50/node p90/node`);
 for (const name of names) {
   const list = times[name];
@@ -270,15 +302,17 @@ console.log(`\ntargets: fast path p50 ≤ 0.6× and p90 ≤ 0.8× bare Node (${b
 console.log('         fallback with the collector down no slower than today’s launcher');
 let met = true;
 for (const { name, agent, hook, path } of hookSeries) {
-  if (path !== 'fast path') continue;
+  if (!path.startsWith('fast path')) continue;
   const r50 = pick(times[name], 0.5) / node50;
   const r90 = pick(times[name], 0.9) / node90;
   const fallback50 = pick(times[`${agent} ${hook}: fallback, collector down`], 0.5);
   const today50 = pick(times[`${agent} ${hook}: today's launcher, collector down`], 0.5);
   const ok = r50 <= 0.6 && r90 <= 0.8;
-  met &&= ok;
+  // The target is the installed fast path's; curl's rows say what a machine without bash gets.
+  if (path === 'fast path') met &&= ok;
+  const label = `${agent} ${hook}${path === 'fast path' ? '' : ' (curl)'}`;
   console.log(
-    `${ok ? '✓' : '✗'} ${`${agent} ${hook}`.padEnd(20)} fast p50 ${r50.toFixed(2)}× p90 ${r90.toFixed(2)}×; down: ${fmt(fallback50)} ms vs today ${fmt(today50)} ms (${(fallback50 / today50).toFixed(2)}×)`,
+    `${ok ? '✓' : '✗'} ${label.padEnd(26)} fast p50 ${r50.toFixed(2)}× p90 ${r90.toFixed(2)}×; down: ${fmt(fallback50)} ms vs today ${fmt(today50)} ms (${(fallback50 / today50).toFixed(2)}×)`,
   );
 }
 console.log(met ? 'every fast-path target met' : 'some fast-path target missed (see ✗)');

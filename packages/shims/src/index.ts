@@ -17,19 +17,26 @@ export { AUTOSTART_WINDOW_MS, startCollectorInBackground } from './autostart.js'
 export { defaultBundleDir } from './bundles.js';
 export { ShimsError, type ShimsErrorCode } from './errors.js';
 export { INSTALL_SURFACES, type InstallSurface } from './init/detect.js';
-export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
 // Launchers: the hook launcher's fast path; NODE_EXTRA_CA_CERTS moved aside on Node < 22.
 export {
-  caCertsAside,
   FAST_PATH_DEADLINES,
+  FAST_PATH_FILE_MARK,
   FAST_PATH_MARK,
+  findBash,
+  findCurl,
+  launcherBash,
+  launcherCurl,
+  launcherTransport,
+  nodePathReasons,
+} from './init/fast-path.js';
+export type { AgentInstaller, InstallContext, InstallScope } from './init/installer.js';
+export {
+  caCertsAside,
   HOOK_LAUNCHER,
   hookCommand,
   hookLauncher,
   type LauncherOptions,
-  launcherCurl,
   MCP_LAUNCHER,
-  nodePathReasons,
   PORTABLE_DATA_DIR,
   pluginHookCommand,
   pluginLauncher,
@@ -50,7 +57,6 @@ export {
   applyPlan,
   detectSurfaces,
   type FileChange,
-  findCurl,
   formatPlan,
   type InitOptions,
   type Plan,

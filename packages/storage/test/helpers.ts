@@ -29,6 +29,13 @@ export async function openTemp(): Promise<SqliteStorage> {
 export { event } from '@kiro-learn/test-harness/events';
 export { NS, record } from '@kiro-learn/test-harness/records';
 
+/** Namespaces a LIKE pattern or a sloppy prefix match would confuse (`_` and `%` are wildcards). */
+export const LOOKALIKE_NAMESPACES = [
+  '/actor/a_b/project/p/',
+  '/actor/a%b/project/p/',
+  '/actor/axb/project/p/',
+];
+
 /**
  * Every item of a paged read, following `nextCursor` to the last page; `read` gets the
  * cursor to pass on (none for the first page).

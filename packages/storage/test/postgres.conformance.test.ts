@@ -1,15 +1,12 @@
 import { freshSchema } from '@kiro-learn/test-postgres';
 import { sql } from 'kysely';
-import { inject } from 'vitest';
 import type { StorageBackend } from '../src/index.js';
-import { openPostgresStorage, type PostgresStorage } from '../src/postgres/index.js';
+import type { PostgresStorage } from '../src/postgres/index.js';
 import { describeStorageConformance } from './conformance/index.js';
-import { onCleanup } from './helpers.js';
+import { openPostgresTemp } from './postgres.js';
 
 async function openIn(schema: string): Promise<PostgresStorage> {
-  const storage = await openPostgresStorage({ url: inject('postgresUrl'), schema });
-  onCleanup(() => storage.close());
-  return storage;
+  return openPostgresTemp({ schema });
 }
 
 // One schema for the file, emptied for each test: migrating a fresh schema per test

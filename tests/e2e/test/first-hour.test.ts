@@ -11,9 +11,9 @@ import {
   fixture,
   get,
   hook,
-  kiroLearn,
   MCP,
   makeWorld,
+  startCollector,
   type World,
 } from './harness.js';
 
@@ -49,8 +49,7 @@ describe.each(cases)('first hour with the $extractor extractor', ({ extractor, e
   beforeAll(async () => {
     world = await makeWorld(env);
     namespace = projectIdentity(world.project, { env: world.env }).namespace;
-    const started = kiroLearn(world, 'start');
-    expect(started.code, started.stderr).toBe(0);
+    startCollector(world);
   });
   afterAll(() => world?.cleanup());
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@kiro-learn/test-harness';
+import { expect } from 'vitest';
 
 export { freePort };
 
@@ -66,6 +67,12 @@ export function kiroLearn(world: World, ...args: string[]) {
     timeout: 60_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `kiro-learn start` in the world, which must succeed (its stderr says why not). */
+export function startCollector(world: World): void {
+  const started = kiroLearn(world, 'start');
+  expect(started.code, started.stderr).toBe(0);
 }
 
 /** Runs one hook process as the agent does: payload on stdin, in the project directory. */

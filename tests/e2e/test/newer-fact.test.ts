@@ -2,7 +2,15 @@ import { testAgentCommand } from '@kiro-learn/extractor/test-agent';
 import { type MemoryRecord, newRecordId, newUlid } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extraction, fixture, get, hook, kiroLearn, makeWorld, type World } from './harness.js';
+import {
+  extraction,
+  fixture,
+  get,
+  hook,
+  makeWorld,
+  startCollector,
+  type World,
+} from './harness.js';
 
 // A newer fact retires the older one, as a user meets it: Claude Code turns through the real
 // hook processes into a real collector. With the built-in extractor, a later turn that changes
@@ -66,8 +74,7 @@ describe('a newer fact retires the older one (built-in extractor, real hooks)', 
   beforeAll(async () => {
     world = await makeWorld({ KIRO_LEARN_EXTRACTOR: 'builtin' });
     namespace = projectIdentity(world.project, { env: world.env }).namespace;
-    const started = kiroLearn(world, 'start');
-    expect(started.code, started.stderr).toBe(0);
+    startCollector(world);
   });
   afterAll(() => world?.cleanup());
 
@@ -169,8 +176,7 @@ describe('an ACP agent names the memory its record replaces, and the questions i
       KIRO_LEARN_COMPRESSOR_COMMAND: testAgentCommand('records').join(' '),
     });
     namespace = projectIdentity(world.project, { env: world.env }).namespace;
-    const started = kiroLearn(world, 'start');
-    expect(started.code, started.stderr).toBe(0);
+    startCollector(world);
   });
   afterAll(() => world?.cleanup());
 

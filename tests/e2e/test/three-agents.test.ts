@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Event } from '@kiro-learn/schema';
 import { projectIdentity } from '@kiro-learn/schema/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extraction, get, kiroLearn, makeWorld, repoRoot, type World } from './harness.js';
+import { extraction, get, makeWorld, repoRoot, startCollector, type World } from './harness.js';
 
 // Claude Code, Codex CLI and Kiro CLI in one repository, as a team mixing agents has them:
 // `kiro-learn init` installs all three, and each agent's hooks run exactly the command
@@ -60,8 +60,7 @@ describe('Claude Code, Codex and Kiro in one repository', () => {
       codex: json(join(p, '.codex/hooks.json')).hooks.UserPromptSubmit[0].hooks[0].command,
       kiro: json(join(p, '.kiro/agents/kiro-learn.json')).hooks.userPromptSubmit[0].command,
     };
-    const started = kiroLearn(world, 'start');
-    expect(started.code, started.stderr).toBe(0);
+    startCollector(world);
   });
   afterAll(() => world?.cleanup());
 

@@ -7,6 +7,7 @@ import {
   envFor,
   freePort,
   makeEvent,
+  NO_MODEL,
   removeHomes,
   spawnCollector,
   tempHome,
@@ -24,6 +25,7 @@ describe('extraction agents of a collector killed with -9', () => {
     const port = await freePort();
     const pidFile = join(home, 'agent-pids');
     const env = envFor(home, port, {
+      ...NO_MODEL,
       KIRO_LEARN_EXTRACTOR: 'acp',
       KIRO_LEARN_COMPRESSOR_COMMAND: testAgentCommand('stubborn').join(' '),
       KIRO_LEARN_TEST_AGENT_PIDFILE: pidFile,

@@ -6,6 +6,7 @@ import {
   flood,
   freePort,
   kiroLearn,
+  NO_MODEL,
   removeHomes,
   sleep,
   spawnCollector,
@@ -20,7 +21,7 @@ async function populated() {
   if (!made) {
     const home = tempHome();
     const port = await freePort();
-    const collector = await spawnCollector(envFor(home, port), port);
+    const collector = await spawnCollector(envFor(home, port, NO_MODEL), port);
     const load = flood(port, 4);
     while (load.acked.length < 300) await sleep(20);
     await load.stop();
@@ -31,7 +32,7 @@ async function populated() {
   const home = tempHome();
   const database = join(home, 'kiro-learn.db');
   copyFileSync(made, database);
-  return { home, env: envFor(home, await freePort()), database };
+  return { home, env: envFor(home, await freePort(), NO_MODEL), database };
 }
 
 function overwrite(path: string, offset: number, length: number) {

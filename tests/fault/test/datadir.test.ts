@@ -5,6 +5,7 @@ import {
   healthy,
   kiroLearn,
   kiroLearnAsync,
+  NO_MODEL,
   removeHomes,
   spawnCollector,
   tempHome,
@@ -16,10 +17,10 @@ describe('one collector per data dir', () => {
   it('refuses a second collector on the same data dir (another port), naming the first', async () => {
     const home = tempHome();
     const port = await freePort();
-    const first = await spawnCollector(envFor(home, port), port);
+    const first = await spawnCollector(envFor(home, port, NO_MODEL), port);
     try {
       const other = await freePort();
-      const second = kiroLearn(['start', '--foreground'], envFor(home, other));
+      const second = kiroLearn(['start', '--foreground'], envFor(home, other, NO_MODEL));
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(
         new RegExp(`in use by another kiro-learn collector \\(pid ${first.pid}, port ${port}\\)`),
@@ -34,7 +35,7 @@ describe('one collector per data dir', () => {
   it('concurrent `kiro-learn start`: every one exits 0, one collector runs', async () => {
     const home = tempHome();
     const port = await freePort();
-    const env = envFor(home, port);
+    const env = envFor(home, port, NO_MODEL);
     try {
       const runs = await Promise.all([1, 2, 3].map(() => kiroLearnAsync(['start'], env)));
       for (const run of runs) {

@@ -15,6 +15,7 @@ export {
   freePort,
   healthy,
   missing,
+  NO_MODEL,
   post,
   removeHomes,
   repoRoot,

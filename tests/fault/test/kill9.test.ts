@@ -4,6 +4,7 @@ import {
   flood,
   freePort,
   missing,
+  NO_MODEL,
   removeHomes,
   spawnCollector,
   tempHome,
@@ -15,7 +16,7 @@ describe('kill -9 under concurrent ingest', () => {
   it('loses no acknowledged event, and the next collector starts on the same data dir', async () => {
     const home = tempHome();
     const port = await freePort();
-    const env = envFor(home, port);
+    const env = envFor(home, port, NO_MODEL); // events only: no embedding model
     const first = await spawnCollector(env, port);
     const load = flood(port, 8);
     while (load.acked.length < 200) await new Promise((r) => setTimeout(r, 5));

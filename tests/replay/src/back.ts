@@ -121,11 +121,15 @@ export async function backFigures(
     .filter((e) => e.kind === 'prompt')
     .map((e) => time(e.valid_time))
     .sort((a, b) => a - b);
+  // One per compaction: the SessionStart that follows it (the PreCompact before it records
+  // a compaction note too, which `compactedAfter` does not count).
   const compactions = events
     .filter((e) => {
       if (e.kind !== 'note' || e.body.type !== 'json') return false;
-      const data = e.body.data as { source?: unknown } | null;
-      return data?.source === 'compact' || data?.source === 'clear';
+      const data = e.body.data as { source?: unknown; hook?: unknown } | null;
+      return (
+        data?.hook === 'SessionStart' && (data.source === 'compact' || data.source === 'clear')
+      );
     })
     .map((e) => time(e.valid_time))
     .sort((a, b) => a - b);

@@ -9,7 +9,7 @@ import {
   chooseNode,
   HOOK_LAUNCHER,
   HOOK_NODE_FLOOR,
-  launcherCurl,
+  launcherTransport,
   nodePathReasons,
   nodeStartMs,
   nodeVersion,
@@ -200,7 +200,7 @@ function hookNodeCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
 }
 
 /**
- * Which path hooks take, and why: the fast path (sh + curl to the collector, no Node) or
+ * Which path hooks take, and why: the fast path (sh + bash or curl to the collector, no Node) or
  * the Node shim. The launcher's own rules say why not; when they allow it, one test hook
  * through the installed launcher shows it (the fast path says nothing on stderr, the shim
  * says why it recorded nothing).
@@ -214,16 +214,17 @@ function hookPathCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
     return undefined; // init has not run: the hook check says so
   }
   const reasons = nodePathReasons(launcher, env);
-  const curl = launcherCurl(launcher);
+  const transport = launcherTransport(launcher);
   if (reasons.length > 0) {
-    const fixable = !curl || reasons.some((r) => /is gone|is missing|takes no hooks/.test(r));
+    const fixable =
+      !transport || reasons.some((r) => /is gone|are gone|is missing|takes no hooks/.test(r));
     return {
       level: fixable ? 'warn' : 'ok',
       what: `hooks take the Node path: ${reasons.join('; ')}`,
       ...(fixable
         ? {
-            fix: !curl
-              ? 'install curl, then run kiro-learn init again: hooks then start no Node while the collector is up'
+            fix: /has no fast path/.test(reasons[0]!)
+              ? 'install curl (or bash 4.4 or newer), then run kiro-learn init again: hooks then start no Node while the collector is up'
               : /takes no hooks/.test(reasons[0]!)
                 ? 'restart the collector on this release (kiro-learn restart); a collector that asks for a token keeps hooks on the Node path'
                 : 'run kiro-learn init again',
@@ -244,7 +245,7 @@ function hookPathCheck(data: string, env: NodeJS.ProcessEnv): Check | undefined 
   if (probe.status === 0 && probe.stderr === '') {
     return {
       level: 'ok',
-      what: `hooks take the fast path: sh + ${curl} to the collector, no Node`,
+      what: `hooks take the fast path: sh + ${transport}${/(^|\/)bash$/.test(transport ?? '') ? ' (/dev/tcp) + cat' : ''} to the collector, no Node`,
     };
   }
   return {

@@ -15,7 +15,7 @@ import {
 } from '@kiro-learn/shims';
 import { CollectorError } from '../errors.js';
 import { line, parseCommandArgs } from './args.js';
-import type { Command } from './types.js';
+import type { Command, CommandIO } from './types.js';
 
 // Thin by design: what init writes, and how it merges, lives in @kiro-learn/shims.
 export const init: Command = {
@@ -43,7 +43,7 @@ machine's paths) are added to .gitignore.
       'dry-run': { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
     });
-    try {
+    return reportingShimsErrors('init', io, async () => {
       const plan = planInit({
         cwd: io.cwd,
         env: io.env,
@@ -71,15 +71,29 @@ machine's paths) are added to .gitignore.
         'Start a new agent session to load the hooks; the collector starts on the first hook (or: kiro-learn start).',
       );
       return 0;
-    } catch (error) {
-      if (error instanceof ShimsError) {
-        line(io.stderr, `kiro-learn init: ${error.message}`);
-        return 1;
-      }
-      throw error;
-    }
+    });
   },
 };
+
+/**
+ * Runs an init or uninstall: a ShimsError (a file it cannot merge, an unknown agent) is
+ * printed as `kiro-learn <command>: <message>` and exits 1; anything else is thrown.
+ */
+export async function reportingShimsErrors(
+  command: string,
+  io: CommandIO,
+  run: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ShimsError) {
+      line(io.stderr, `kiro-learn ${command}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
 
 function parseSurfaces(values: string[]): InstallSurface[] {
   const names = values.flatMap((value) => value.split(',')).map((name) => name.trim());

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { applyPlan, formatPlan, planUninstall, ShimsError } from '@kiro-learn/shims';
+import { applyPlan, formatPlan, planUninstall } from '@kiro-learn/shims';
 import { COMMAND_MARK } from '../install/commands.js';
 import { removeInstall } from '../install/install.js';
 import { installation } from '../install/layout.js';
 import { line, parseCommandArgs } from './args.js';
-import { confirm } from './init.js';
+import { confirm, reportingShimsErrors } from './init.js';
 import { stopCollector } from './stop.js';
 import type { Command } from './types.js';
 
@@ -33,7 +33,7 @@ current directory, leaving everything else in those files as it was. Memory is k
       yes: { type: 'boolean', short: 'y' },
     });
     if (values.self) return uninstallSelf(values.yes ?? false, io);
-    try {
+    return reportingShimsErrors('uninstall', io, async () => {
       const plan = planUninstall({
         cwd: io.cwd,
         env: io.env,
@@ -53,13 +53,7 @@ current directory, leaving everything else in those files as it was. Memory is k
       applyPlan(plan);
       io.stdout.write(formatPlan(plan, false));
       return 0;
-    } catch (error) {
-      if (error instanceof ShimsError) {
-        line(io.stderr, `kiro-learn uninstall: ${error.message}`);
-        return 1;
-      }
-      throw error;
-    }
+    });
   },
 };
 

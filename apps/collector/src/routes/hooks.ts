@@ -1,4 +1,13 @@
-import { rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +15,7 @@ import { type Event, LIMITS } from '@kiro-learn/schema';
 import {
   type DeliveryOutcome,
   drainSpool,
+  FAST_PATH_FILE_MARK,
   FAST_PATH_MARK,
   HOOK_ENTRIES,
   handleHook,
@@ -13,7 +23,7 @@ import {
   SHIM_SURFACES,
   type ShimSurface,
 } from '@kiro-learn/shims';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { isLoopbackHost } from '../config/settings.js';
 import type { AppContext } from '../context.js';
 import { CollectorError, httpError } from '../errors.js';
@@ -35,6 +45,14 @@ const SHIMS_VERSION: string = (
  * line break, and exactly what the hook prints; it deletes the launcher's copy of the
  * payload first (`x-kiro-learn-spill`). Anything else (an error status) sends the launcher
  * to the Node shim with the same bytes, which spools what cannot be stored.
+ *
+ * The bash launcher sends no body: `x-kiro-learn-payload-file` names its copy of stdin in
+ * this data dir's `tmp/`, which the collector reads, and into which (same file, same open
+ * file description: the hook holds it open) it writes what the hook prints, then deletes
+ * the name and answers `FAST_PATH_FILE_MARK` alone. bash reads a file in blocks but a
+ * socket one byte per system call, so the context never crosses the socket. The file is
+ * rewritten only once the event is stored: an error answer leaves the payload for the
+ * shim.
  *
  * Only for a collector on loopback: the mapping reads the hook's project from the disk
  * (git metadata, `.kiro-learn-ignore`, a Claude Code transcript), which only the hook's own
@@ -68,7 +86,28 @@ export function hookRoutes(ctx: AppContext): Hono {
     }
     // Header values arrive as latin1: the launcher sends the path's bytes as they are.
     const cwd = Buffer.from(cwdHeader, 'latin1').toString('utf8');
-    const stdin = await readBytes(c, LIMITS.requestBytes);
+    const payloadFile = requestHeader(c, 'x-kiro-learn-payload-file');
+    let file: PayloadFile | undefined;
+    if (payloadFile !== undefined) {
+      file = openPayloadFile(home, payloadFile);
+      if (!file) {
+        throw httpError(400, 'x-kiro-learn-payload-file names no payload of this data dir');
+      }
+    }
+    try {
+      return await answer(c, surface, cwd, file);
+    } finally {
+      if (file) closeSync(file.fd);
+    }
+  });
+
+  async function answer(
+    c: Context,
+    surface: ShimSurface,
+    cwd: string,
+    file: PayloadFile | undefined,
+  ): Promise<Response> {
+    const stdin = file ? readPayloadFile(file) : await readBytes(c, LIMITS.requestBytes);
     const lines: string[] = [];
     let failed: unknown;
     const out = await handleHook(
@@ -103,6 +142,14 @@ export function hookRoutes(ctx: AppContext): Hono {
       },
     );
     if (failed !== undefined) throw failed;
+    if (file) {
+      // The answer replaces the payload in the file the hook holds open; the name goes.
+      const bytes = Buffer.from(out ?? '');
+      ftruncateSync(file.fd, 0);
+      for (let at = 0; at < bytes.length; )
+        at += writeSync(file.fd, bytes, at, bytes.length - at, at);
+      rmSync(file.path, { force: true });
+    }
     // The launcher's copy of the payload: it is done with it once this answer is marked, so
     // the collector deletes it and the hook spends no process on that. Only a file of the
     // launcher's own naming, in this data dir's tmp/.
@@ -116,9 +163,55 @@ export function hookRoutes(ctx: AppContext): Hono {
         replaying = undefined;
       });
     }
-    return c.text(`${FAST_PATH_MARK}\n${out ?? ''}`, 200);
-  });
+    return c.text(file ? `${FAST_PATH_FILE_MARK}\n` : `${FAST_PATH_MARK}\n${out ?? ''}`, 200);
+  }
   return app;
+}
+
+/** A hook's payload file, open for reading and rewriting. */
+interface PayloadFile {
+  path: string;
+  fd: number;
+  size: number;
+}
+
+/**
+ * Opens `<home>/tmp/<name>` when `name` is of the launcher's own naming (`hook.<pid>`) and
+ * it is a regular file (never through a link, never created); undefined otherwise. A
+ * payload over the request limit is refused as a body that size is (413): the hook's
+ * shim then reads it.
+ */
+function openPayloadFile(home: string, name: string): PayloadFile | undefined {
+  if (!/^hook\.\d{1,10}$/.test(name)) return undefined;
+  const path = join(home, 'tmp', name);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDWR | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    closeSync(fd);
+    return undefined;
+  }
+  if (stat.size > LIMITS.requestBytes) {
+    closeSync(fd);
+    throw httpError(413, `request body is larger than ${LIMITS.requestBytes} bytes`);
+  }
+  return { path, fd, size: stat.size };
+}
+
+/** The payload file's bytes (the launcher wrote them all before it asked). */
+function readPayloadFile(file: PayloadFile): Buffer {
+  const bytes = Buffer.alloc(file.size);
+  let at = 0;
+  while (at < bytes.length) {
+    const n = readSync(file.fd, bytes, at, bytes.length - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return bytes.subarray(0, at);
 }
 
 /** Delivers the hooks' spool through ingest, as a shim's replay would post it. */

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ShimSurface } from '../hook.js';
 import type { InstallSurface } from './detect.js';
 import type { FileChange, Shower } from './files.js';
@@ -62,3 +63,12 @@ export interface AgentInstaller {
   /** Lines init prints after installing: what the user still has to do. */
   notes?(ctx: InstallContext): string[];
 }
+
+/**
+ * Where one of an agent's files lives: under the home directory with `--global` (`global`,
+ * path parts), under the project root otherwise (`project`, the same parts unless given).
+ */
+export const scopedPath =
+  (global: readonly string[], project: readonly string[] = global) =>
+  (ctx: Pick<InstallContext, 'scope' | 'home' | 'root'>): string =>
+    ctx.scope === 'global' ? join(ctx.home, ...global) : join(ctx.root, ...project);

@@ -1,15 +1,8 @@
-import {
-  accessSync,
-  constants,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS } from '@kiro-learn/schema';
-import { MAX_STDIN_BYTES, type ShimSurface } from '../hook.js';
+import type { ShimSurface } from '../hook.js';
+import { FAST_PATH_DEADLINES, fastPath } from './fast-path.js';
 import type { McpLaunch } from './merge.js';
 import { atLeast, type NodeChoice } from './node.js';
 import { shellQuote } from './quote.js';
@@ -23,21 +16,6 @@ export const PORTABLE_DATA_DIR = '${KIRO_LEARN_HOME:-$HOME/.kiro-learn}';
 
 export const HOOK_LAUNCHER = 'kiro-learn-hook';
 export const MCP_LAUNCHER = 'kiro-learn-mcp';
-
-/**
- * The first line of every answer of `POST /v1/hooks/:surface`: the launcher prints what
- * follows it, and treats an answer without it (another program on the port) as no answer.
- */
-export const FAST_PATH_MARK = 'kiro-learn-hook 1';
-
-/**
- * The launcher's deadlines, in seconds. Reading stdin ends at EOF or after `stdin` (the
- * shim's own bound: an agent that never closes stdin costs no more than it did); the
- * collector then has `answer` to answer (the shim's HTTP timeout). Past either, the Node
- * shim takes over with the same bytes. Every agent's declared hook timeout is above
- * their sum plus the fallback's own.
- */
-export const FAST_PATH_DEADLINES = { stdin: 3, answer: 2 } as const;
 
 /**
  * The longest one hook can take, in seconds: the fast path's two deadlines, then the Node
@@ -60,6 +38,12 @@ export interface LauncherOptions {
    * the PATH at each run; absent: every hook runs the Node shim, as before the fast path.
    */
   curl?: string;
+  /**
+   * bash ≥ 4.4 with `/dev/tcp` (init checked it), by absolute path: the fast path's first
+   * choice, with curl as the second. bash and one `cat` start in a fraction of curl's time
+   * (curl loads some thirty shared libraries at every start).
+   */
+  bash?: string;
 }
 
 /**
@@ -87,13 +71,14 @@ export interface LauncherOptions {
  * the variable is moved aside for the shim and put back for the collector it may start.
  */
 export function hookLauncher(options: LauncherOptions): string {
-  const { node, curl } = options;
+  const { node, curl, bash } = options;
   const runs = node
     ? `the hook script runs on Node ${node.version}`
     : 'kiro-learn-shim (from the PATH) runs';
+  const how = bash ? `bash${curl ? ' (or curl)' : ''} posts the payload` : 'curl posts the payload';
   const head = `#!/bin/sh
 # kiro-learn hook launcher, written by \`kiro-learn init\` (run it again to change it).
-# Collector up: curl posts the payload to it and prints its answer, no Node starts.
+# Collector up: ${how} to it and prints its answer, no Node starts.
 # Otherwise, or if that fails, ${runs} with the same bytes.
 # Every path exits 0. Hook commands set kl_bin and read this file with "."; run
 # directly, it finds its own dir.
@@ -103,151 +88,25 @@ export function hookLauncher(options: LauncherOptions): string {
 [ -f "$s" ] || exit 0
 `
     : '';
-  const fast = curl ? fastPath(curl) : '';
   const ca = caCertsAside(node?.version);
   const command = node ? `${shellQuote(node.path)} "$s"` : 'kiro-learn-shim';
   const found = node
     ? `[ -x ${shellQuote(node.path)} ]`
     : 'command -v kiro-learn-shim >/dev/null 2>&1';
-  // After a fast path that failed, the shim reads the bytes curl kept; the shell waits to
-  // delete them (a rare path: one process more is fine there).
-  const after = curl
-    ? `if [ -n "$kl_x" ]; then
+  // After a fast path that failed, the shim reads the bytes curl (or cat) kept; the shell
+  // waits to delete them (a rare path: one process more is fine there).
+  const after = `if [ -n "$kl_x" ]; then
   [ -f "$kl_t" ] && ${found} && ${command} "$@" <"$kl_t"
   rm -f "$kl_t"
   exit 0
 fi
-`
-    : '';
-  const run = `${node ? 'shift\n' : ''}${ca}${after}${found} || exit 0
+`;
+  const shift = node ? 'shift\n' : '';
+  const fast = curl || bash ? fastPath({ curl, bash, fallback: shift + ca + after }) : '';
+  const run = `${shift}${ca}${curl || bash ? after : ''}${found} || exit 0
 exec ${command} "$@"
 `;
   return head + script + fast + run;
-}
-
-/**
- * What the collector's PID file says when hooks may post to it (it listens on loopback and
- * asks no token): the launcher looks for it with a shell pattern.
- */
-export const PID_FILE_HOOKS = '"hooks":true';
-
-/**
- * The fast path's shell: builtins only (no process) until the one curl, so a hook that
- * takes the Node path costs what it did. kl_-prefixed names: the file runs in the hook
- * command's own shell.
- */
-function fastPath(curl: string): string {
-  // `ulimit -f` (512-byte blocks in dash and in bash as sh) stops curl's copy of stdin at
-  // the shim's own bound: an agent that streams gigabytes for the stdin deadline fills no
-  // disk (curl ends on SIGXFSZ; the shim then reads the cut copy and records nothing, as
-  // it records nothing of a payload over that bound). A builtin in the subshell curl runs
-  // in, so it costs no process and limits nothing else.
-  const { stdin, answer } = FAST_PATH_DEADLINES;
-  const bin = curl.includes('/') ? shellQuote(curl) : curl;
-  const found = curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`;
-  return `kl_d=\${KIRO_LEARN_HOME:-$HOME/.kiro-learn}
-kl_t=$kl_d/tmp/hook.$$
-kl_j=
-kl_x=
-if [ "$1" != kiro-ide ] && [ ! -t 0 ] && ${found} &&
-  [ -z "\${KIRO_LEARN_CAPTURE-}\${KIRO_LEARN_ACTOR-}\${KIRO_LEARN_TOKEN-}" ] &&
-  read -r kl_j 2>/dev/null <"$kl_d/collector.pid" && case $kl_j in *'${PID_FILE_HOOKS}'*) ;; *) false ;; esac; then
-  kl_p=\${kl_j#*\\"port\\":}
-  kl_p=\${kl_p%%[!0-9]*}
-  kl_h=\${kl_j#*\\"host\\":\\"}
-  kl_h=\${kl_h%%\\"*}
-  kl_u=/v1/hooks/$1?
-  kl_a=
-  for kl_w; do
-    case $kl_w in '' | *[!a-z0-9-]*) kl_p= ;; esac
-    [ -n "$kl_a" ] && kl_u="\${kl_u}arg=$kl_w&"
-    kl_a=1
-  done
-  case $kl_h in ::1) kl_u="http://[::1]:$kl_p$kl_u" ;; 127.0.0.1 | localhost) kl_u="http://$kl_h:$kl_p$kl_u" ;; *) kl_p= ;; esac
-  case $kl_t$PWD in *"
-"* | *"\r"*) kl_p= ;; esac
-  case $kl_t in *[!A-Za-z0-9/._~+-]*) kl_p= ;; esac
-  if [ -n "$kl_p" ] && [ "\${KIRO_LEARN_PORT:-$kl_p}" = "$kl_p" ] &&
-    [ "\${KIRO_LEARN_HOST:-$kl_h}" = "$kl_h" ] && true 2>/dev/null >"$kl_t"; then
-    kl_x=1
-    kl_r=$(ulimit -f ${MAX_STDIN_BYTES / 512} 2>/dev/null; ${bin} -q -s --noproxy '*' -m ${stdin} -T - "file://$kl_t" --next -s --noproxy '*' -m ${answer} \\
-      -H 'content-type: application/json' -H 'expect:' -H "x-kiro-learn-cwd: $PWD" -H "x-kiro-learn-spill: hook.$$" \\
-      -X POST -T "$kl_t" -w '%{http_code}' "$kl_u")
-    kl_c=$?
-    case $kl_c$kl_r in
-    "0${FAST_PATH_MARK}
-"*200)
-      kl_r=\${kl_r%200}
-      printf '%s' "\${kl_r#*
-}"
-      exit 0
-      ;;
-    esac
-    KIRO_LEARN_FAST_PATH=$kl_c
-    export KIRO_LEARN_FAST_PATH
-  fi
-fi
-`;
-}
-
-/** The curl a launcher's fast path runs, from its text; undefined: it has no fast path. */
-export function launcherCurl(launcher: string): string | undefined {
-  const quoted = /kl_r=\$\((?:ulimit -f \d+ 2>\/dev\/null; )?('(?:[^']|'\\'')*'|\S+) -q /.exec(
-    launcher,
-  )?.[1];
-  return quoted?.startsWith("'") ? quoted.slice(1, -1).replaceAll(`'\\''`, "'") : quoted;
-}
-
-/**
- * Why a hook run with `env` takes the Node path, by the launcher's own rules (the same
- * tests in the same order, for \`kiro-learn doctor\`); empty when it tries the fast path.
- */
-export function nodePathReasons(launcher: string, env: NodeJS.ProcessEnv): string[] {
-  const curl = launcherCurl(launcher);
-  if (!curl) return ['the launcher has no fast path: init found no curl on the PATH'];
-  if (curl.includes('/')) {
-    try {
-      accessSync(curl, constants.X_OK);
-    } catch {
-      return [`${curl}, which init found, is gone`];
-    }
-  }
-  const set = ['KIRO_LEARN_CAPTURE', 'KIRO_LEARN_ACTOR', 'KIRO_LEARN_TOKEN'].filter(
-    (name) => env[name],
-  );
-  if (set.length > 0) return [`${set.join(', ')} set: the shim applies it`];
-  const data = env['KIRO_LEARN_HOME'] || `${env['HOME'] ?? ''}/.kiro-learn`;
-  let pid: { host?: unknown; port?: unknown; hooks?: unknown };
-  try {
-    pid = JSON.parse(readFileSync(join(data, 'collector.pid'), 'utf8'));
-  } catch {
-    return ['the collector is not running (the shim spools and starts it)'];
-  }
-  if (pid.hooks !== true) {
-    return [
-      'the collector takes no hooks (it asks for a token, listens off loopback, or is an older release)',
-    ];
-  }
-  const reasons: string[] = [];
-  if (env['KIRO_LEARN_PORT'] && env['KIRO_LEARN_PORT'] !== String(pid.port)) {
-    reasons.push(
-      `KIRO_LEARN_PORT=${env['KIRO_LEARN_PORT']} is not the collector's port ${String(pid.port)}`,
-    );
-  }
-  if (env['KIRO_LEARN_HOST'] && env['KIRO_LEARN_HOST'] !== pid.host) {
-    reasons.push(`KIRO_LEARN_HOST=${env['KIRO_LEARN_HOST']} is not the collector's host`);
-  }
-  if (/[^A-Za-z0-9/._~+-]/.test(join(data, 'tmp'))) {
-    reasons.push(
-      `the data dir's path (${data}) has characters a file: URL cannot carry as they are`,
-    );
-  }
-  try {
-    if (!statSync(join(data, 'tmp')).isDirectory()) throw new Error('not a directory');
-  } catch {
-    reasons.push(`${join(data, 'tmp')} is missing (kiro-learn restart makes it)`);
-  }
-  return reasons;
 }
 
 /**

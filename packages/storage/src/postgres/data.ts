@@ -12,6 +12,9 @@ type Where = RawBuilder<unknown>;
 
 type Plan = ForgetPlan<Where>;
 
+/** How long a compacting forget waits for snapshots older than its delete to end. */
+const COMPACT_WAIT_MS = 30_000;
+
 const all = sql`TRUE`;
 const and = (a: Where, b?: Where): Where => (b ? sql`(${a}) AND (${b})` : a);
 const inNamespace = (namespace: string | undefined, column = 'namespace') =>
@@ -97,15 +100,38 @@ export function pgData(ctx: PgContext): DataStore {
    * and record subtracts itself (delta rows, migration 0008), exact even while other
    * collectors write to the same namespaces.
    */
-  async function remove(plan: Plan): Promise<ForgetCounts> {
+  async function remove(plan: Plan): Promise<{ counts: ForgetCounts; xid: string }> {
     return db.transaction().execute(async (trx) => {
       const counts = noneForgotten();
       for (const [key, table, where] of forgetSteps(plan)) {
         const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(trx);
         counts[key] += Number(result.numAffectedRows ?? 0);
       }
-      return counts;
+      // The deleting transaction's id (32 bits, as pg_stat_activity's backend_xmin is).
+      const { rows } = await sql<{ xid: string }>`
+        SELECT (txid_current() % 4294967296)::text AS xid`.execute(trx);
+      return { counts, xid: rows[0]?.xid ?? '0' };
     });
+  }
+
+  /**
+   * Waits (up to COMPACT_WAIT_MS) until no other session of this database still has a
+   * snapshot taken before the delete committed. VACUUM FULL copies rows such a snapshot
+   * can still see ("recently dead"), text and all: compacting while another collector, a
+   * psql session or an ANALYZE holds one would leave the forgotten text in the files.
+   * After the wait the rewrite runs anyway (best effort: the rows of a snapshot older still
+   * go at the next VACUUM).
+   */
+  async function awaitOlderSnapshots(xid: string): Promise<void> {
+    const until = Date.now() + COMPACT_WAIT_MS;
+    for (;;) {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(${xid}::xid)`.execute(db);
+      if ((rows[0]?.n ?? 0) === 0 || Date.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /**
@@ -113,7 +139,8 @@ export function pgData(ctx: PgContext): DataStore {
    * tables), so the deleted rows' bytes leave the files; one table at a time, each locked
    * while it is rewritten. Without a statement timeout: a large table takes its time.
    */
-  async function compact(plan: Plan): Promise<void> {
+  async function compact(plan: Plan, xid: string): Promise<void> {
+    await awaitOlderSnapshots(xid);
     const tables = new Set<string>();
     for (const [, table] of forgetSteps(plan)) tables.add(table);
     // Rows that go with a record (foreign keys ON DELETE CASCADE) hold its text or vector.
@@ -166,8 +193,8 @@ export function pgData(ctx: PgContext): DataStore {
     async forget(scope, options = {}) {
       ctx.ensureOpen();
       const plan = planScope(scope);
-      const counts = await remove(plan);
-      if (options.compact) await compact(plan);
+      const { counts, xid } = await remove(plan);
+      if (options.compact) await compact(plan, xid);
       return counts;
     },
     async projectNamespaces(directories) {
@@ -184,7 +211,7 @@ export function pgData(ctx: PgContext): DataStore {
       ctx.ensureOpen();
       const plan = await planPrune(policy);
       if (!plan) return noneForgotten();
-      return policy.dryRun ? count(plan) : remove(plan);
+      return policy.dryRun ? count(plan) : (await remove(plan)).counts;
     },
     async scanEvents(query) {
       ctx.ensureOpen();

@@ -4,17 +4,13 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { event, onCleanup, record } from '../../test/helpers.js';
-import { openPostgresStorage } from './open.js';
+import { openPostgresTemp } from '../../test/postgres.js';
 
 const NS = '/actor/a/project/one/';
 
 describe('PostgreSQL forget while capture goes on', () => {
   it("an event's buffer entries go with it, so a forget racing a hook cannot fail on them", async () => {
-    const storage = await openPostgresStorage({
-      url: inject('postgresUrl'),
-      schema: freshSchema(),
-    });
-    onCleanup(() => storage.close());
+    const storage = await openPostgresTemp();
     // forget deletes buffer entries, then events, each statement seeing what is committed
     // by then: a hook's event stored with its entries in between is deleted in the second
     // step with its entries still there. That step, by hand:
@@ -36,8 +32,7 @@ describe('PostgreSQL forget racing an extraction', () => {
   it('leaves no record made from forgotten events when the commit lands mid-forget', async () => {
     const url = inject('postgresUrl');
     const schema = freshSchema();
-    const storage = await openPostgresStorage({ url, schema });
-    onCleanup(() => storage.close());
+    const storage = await openPostgresTemp({ schema });
     const e = event({ namespace: NS });
     await storage.putEvent(e, { pending: true });
     // A gate inside the extraction's transaction: its record insert waits for an advisory
@@ -90,8 +85,7 @@ describe('PostgreSQL forget with compact', () => {
   it('rewrites the touched tables: the text leaves the table files, which plain delete leaves', async () => {
     const url = inject('postgresUrl');
     const schema = freshSchema();
-    const storage = await openPostgresStorage({ url, schema });
-    onCleanup(() => storage.close());
+    const storage = await openPostgresTemp({ schema });
     const OTHER = '/actor/a/project/other/';
     for (let i = 0; i < 50; i++) {
       await storage.putEvent(event({ namespace: OTHER }), { pending: true });
@@ -129,5 +123,35 @@ describe('PostgreSQL forget with compact', () => {
     ]);
     const hits = await storage.searchRecords({ query: 'w7x', namespace: OTHER, limit: 1 });
     expect(hits[0]?.record.summary).toBe('kept note w7x');
+  });
+});
+
+describe('PostgreSQL forget with compact while another session reads', () => {
+  it('waits for a snapshot that can still see the forgotten rows, then rewrites them away', async () => {
+    const url = inject('postgresUrl');
+    const schema = freshSchema();
+    const storage = await openPostgresTemp({ schema });
+    const secret = `zq${newEventId().toLowerCase()}`;
+    await storage.putRecord(record({ namespace: NS, summary: `the key ${secret}` }));
+    // Another session of the database (a teammate's collector, a psql prompt, another
+    // schema's work) in a transaction whose snapshot predates the forget: the deleted rows
+    // are still visible to it. It holds no lock on our tables, so VACUUM FULL would not
+    // wait for it by itself.
+    const reader = new pg.Client({ connectionString: url });
+    await reader.connect();
+    onCleanup(() => reader.end());
+    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    await reader.query('SELECT 1');
+    let compacted = false;
+    const forget = storage.forget({ namespace: NS }, { compact: true }).then((counts) => {
+      compacted = true;
+      return counts;
+    });
+    // The forget waits for it rather than copying the rows it can see into the new files.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(compacted).toBe(false);
+    await reader.query('COMMIT');
+    await expect(forget).resolves.toMatchObject({ records: 1 });
+    expect(await schemaFilesHolding(url, schema, secret)).toEqual([]);
   });
 });

@@ -2,18 +2,14 @@ import { freshSchema } from '@kiro-learn/test-postgres';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { event, onCleanup } from '../../test/helpers.js';
+import { openPostgresTemp } from '../../test/postgres.js';
 import type { StoredEventNotice } from '../backend.js';
-import { openPostgresStorage } from './open.js';
 import { eventsChannel, noticePayloads } from './watch.js';
 
 describe('PostgreSQL event feed', () => {
   it('tells a backend about events the others on its schema stored, and only those', async () => {
     const schema = freshSchema();
-    const open = async (s: string) => {
-      const storage = await openPostgresStorage({ url: inject('postgresUrl'), schema: s });
-      onCleanup(() => storage.close());
-      return storage;
-    };
+    const open = (s: string) => openPostgresTemp({ schema: s });
     const [a, b, elsewhere] = await Promise.all([open(schema), open(schema), open(freshSchema())]);
     const seen: StoredEventNotice[] = [];
     let done: () => void = () => {};
@@ -42,11 +38,7 @@ describe('PostgreSQL event feed', () => {
 
   it('is announced per batch, and only while another backend watches', async () => {
     const schema = freshSchema();
-    const open = async () => {
-      const storage = await openPostgresStorage({ url: inject('postgresUrl'), schema });
-      onCleanup(() => storage.close());
-      return storage;
-    };
+    const open = () => openPostgresTemp({ schema });
     const [writer, watcher] = await Promise.all([open(), open()]);
     // A bystander on the channel, not a backend: it counts as no watcher, and sees every notice.
     const bystander = new pg.Client({ connectionString: inject('postgresUrl') });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StorageError, type StorageErrorCode } from '../errors.js';
-import type { READ_METHODS, StorageReader, StorageReads } from '../reads.js';
+import { READ_METHODS, type StorageReader, type StorageReads } from '../reads.js';
 import { compiledExecArgv, compiledUrl } from './compiled.js';
 import type { ReadReply, ReadRequest, ReadWorkerData } from './read-worker.js';
 
@@ -36,7 +36,7 @@ interface Call {
  */
 export function openSqliteReader(options: SqliteReaderOptions): StorageReader {
   const { models } = options;
-  return new SqliteReader(
+  const worker = new ReaderWorker(
     resolve(options.path),
     options.busyTimeoutMs,
     models === undefined
@@ -45,6 +45,15 @@ export function openSqliteReader(options: SqliteReaderOptions): StorageReader {
         ? models.href
         : pathToFileURL(resolve(models)).href,
   );
+  // Every read is the same message to the worker: its name and its arguments.
+  const reads = Object.fromEntries(
+    READ_METHODS.map((method) => [method, (...args: unknown[]) => worker.call(method, args)]),
+  ) as unknown as StorageReads;
+  return {
+    ...reads,
+    model: (name, ...args) => worker.model(name, ...args),
+    close: (graceMs?: number) => worker.close(graceMs),
+  };
 }
 
 /**
@@ -55,7 +64,8 @@ function workerUrl(): URL {
   return compiledUrl('read-worker.js');
 }
 
-class SqliteReader implements StorageReader {
+/** The worker and the reads in flight; openSqliteReader puts StorageReads in front. */
+class ReaderWorker {
   readonly #path: string;
   readonly #busyTimeoutMs: number | undefined;
   readonly #models: string | undefined;
@@ -74,59 +84,8 @@ class SqliteReader implements StorageReader {
     return this.#send({ model: name, args }) as Promise<T>;
   }
 
-  getEvent(...args: Parameters<StorageReads['getEvent']>) {
-    return this.#call('getEvent', args) as ReturnType<StorageReads['getEvent']>;
-  }
-  getEventJson(...args: Parameters<StorageReads['getEventJson']>) {
-    return this.#call('getEventJson', args) as ReturnType<StorageReads['getEventJson']>;
-  }
-  getEvents(...args: Parameters<StorageReads['getEvents']>) {
-    return this.#call('getEvents', args) as ReturnType<StorageReads['getEvents']>;
-  }
-  listEvents(...args: Parameters<StorageReads['listEvents']>) {
-    return this.#call('listEvents', args) as ReturnType<StorageReads['listEvents']>;
-  }
-  getRecord(...args: Parameters<StorageReads['getRecord']>) {
-    return this.#call('getRecord', args) as ReturnType<StorageReads['getRecord']>;
-  }
-  getRecords(...args: Parameters<StorageReads['getRecords']>) {
-    return this.#call('getRecords', args) as ReturnType<StorageReads['getRecords']>;
-  }
-  listRecords(...args: Parameters<StorageReads['listRecords']>) {
-    return this.#call('listRecords', args) as ReturnType<StorageReads['listRecords']>;
-  }
-  listSuperseded(...args: Parameters<StorageReads['listSuperseded']>) {
-    return this.#call('listSuperseded', args) as ReturnType<StorageReads['listSuperseded']>;
-  }
-  listPending(...args: Parameters<StorageReads['listPending']>) {
-    return this.#call('listPending', args) as ReturnType<StorageReads['listPending']>;
-  }
-  pendingSummary() {
-    return this.#call('pendingSummary', []) as ReturnType<StorageReads['pendingSummary']>;
-  }
-  listRetrievals(...args: Parameters<StorageReads['listRetrievals']>) {
-    return this.#call('listRetrievals', args) as ReturnType<StorageReads['listRetrievals']>;
-  }
-  listExtractions(...args: Parameters<StorageReads['listExtractions']>) {
-    return this.#call('listExtractions', args) as ReturnType<StorageReads['listExtractions']>;
-  }
-  stats(...args: Parameters<StorageReads['stats']>) {
-    return this.#call('stats', args) as ReturnType<StorageReads['stats']>;
-  }
-  scanEvents(...args: Parameters<StorageReads['scanEvents']>) {
-    return this.#call('scanEvents', args) as ReturnType<StorageReads['scanEvents']>;
-  }
-  scanRecords(...args: Parameters<StorageReads['scanRecords']>) {
-    return this.#call('scanRecords', args) as ReturnType<StorageReads['scanRecords']>;
-  }
-  sizeBytes() {
-    return this.#call('sizeBytes', []) as ReturnType<StorageReads['sizeBytes']>;
-  }
-  teamRecordInfo(...args: Parameters<StorageReads['teamRecordInfo']>) {
-    return this.#call('teamRecordInfo', args) as ReturnType<StorageReads['teamRecordInfo']>;
-  }
-
-  #call(method: (typeof READ_METHODS)[number], args: unknown[]): Promise<unknown> {
+  /** One read of StorageReads, run by the worker. */
+  call(method: (typeof READ_METHODS)[number], args: unknown[]): Promise<unknown> {
     return this.#send({ method, args });
   }
 

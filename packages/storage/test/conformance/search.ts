@@ -1,7 +1,7 @@
 import { HOSTILE_TEXTS } from '@kiro-learn/test-harness/records';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NS, record } from '../helpers.js';
+import { LOOKALIKE_NAMESPACES, NS, record } from '../helpers.js';
 import type { BackendFactory } from './types.js';
 
 const titles = (hits: Array<{ record: { title: string } }>) => hits.map((h) => h.record.title);
@@ -142,12 +142,7 @@ export function searchConformance({ open }: BackendFactory): void {
 
     it('isolates namespaces by exact string, with _ and % in actor names', async () => {
       const storage = await open();
-      const ns = [
-        '/actor/a_b/project/p/',
-        '/actor/a%b/project/p/',
-        '/actor/axb/project/p/',
-        '/actor/a\\b/project/p/',
-      ];
+      const ns = [...LOOKALIKE_NAMESPACES, '/actor/a\\b/project/p/'];
       for (const namespace of ns)
         await storage.putRecord(record({ namespace, title: `secret plan for ${namespace}` }));
       for (const namespace of ns) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allPages, NS, record } from '../helpers.js';
+import { allPages, LOOKALIKE_NAMESPACES, NS, record } from '../helpers.js';
 import type { BackendFactory } from './types.js';
 
 const MODEL = 'test-model';
@@ -41,11 +41,7 @@ export function vectorsConformance({ open, reopen }: BackendFactory): void {
 
     it('never answers from another namespace, even one differing only in _ or %', async () => {
       const storage = await open();
-      const namespaces = [
-        '/actor/a_b/project/p/',
-        '/actor/a%b/project/p/',
-        '/actor/axb/project/p/',
-      ];
+      const namespaces = LOOKALIKE_NAMESPACES;
       const ids: string[] = [];
       for (const namespace of namespaces) {
         const r = record({ namespace });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type FileChange, merged, owned, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, type InstallContext, scopedPath } from '../../init/installer.js';
 import { claudeGroups, mergeHooksAndMcp, withoutHooksAndMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
@@ -11,10 +11,7 @@ const HOOKS: Record<string, string | undefined> = {
   SessionEnd: undefined,
 };
 
-const settingsFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.augment', 'settings.json')
-    : join(ctx.root, '.augment', 'settings.local.json');
+const settingsFile = scopedPath(['.augment', 'settings.json'], ['.augment', 'settings.local.json']);
 
 /** Augment runs a hook's `command` as a `.sh` file: this one runs the launcher beside it. */
 const scriptFile = (ctx: InstallContext) => join(ctx.data, 'bin', 'kiro-learn-augment.sh');

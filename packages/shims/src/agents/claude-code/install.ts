@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { merged, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import {
   claudeGroups,
   mergeClaudeHooks,
@@ -21,6 +21,9 @@ const HOOKS: Record<string, string | undefined> = {
   StopFailure: undefined,
   SessionEnd: undefined,
 };
+
+const settingsFile = scopedPath(['.claude', 'settings.json'], ['.claude', 'settings.local.json']);
+const mcpFile = scopedPath(['.claude.json'], ['.mcp.json']);
 
 /**
  * Claude Code. Hooks are personal: `.claude/settings.local.json` (git-ignored by
@@ -95,13 +98,3 @@ export const claudeCodeInstaller: AgentInstaller = {
       ? ['Claude Code: .claude/settings.local.json is personal (git-ignored); commit .mcp.json.']
       : [],
 };
-
-function settingsFile(ctx: InstallContext): string {
-  return ctx.scope === 'global'
-    ? join(ctx.home, '.claude', 'settings.json')
-    : join(ctx.root, '.claude', 'settings.local.json');
-}
-
-function mcpFile(ctx: InstallContext): string {
-  return ctx.scope === 'global' ? join(ctx.home, '.claude.json') : join(ctx.root, '.mcp.json');
-}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { FileChange } from '../../init/files.js';
 import { owned, removed } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import { readText } from '../../init/json-file.js';
 
 /** The hooks kiro-learn uses; each is an executable file of that name. */
@@ -15,10 +15,7 @@ const HOOKS = [
   'PreCompact',
 ] as const;
 
-const hooksDir = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, 'Documents', 'Cline', 'Hooks')
-    : join(ctx.root, '.clinerules', 'hooks');
+const hooksDir = scopedPath(['Documents', 'Cline', 'Hooks'], ['.clinerules', 'hooks']);
 
 /** Marks the files kiro-learn wrote: a file without it is the user's own hook. */
 const MARK = '# kiro-learn hook for Cline';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type FileChange, merged, type Shower, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import { readText } from '../../init/json-file.js';
 import { type ClaudeGroup, mergeClaudeHooks, withoutClaudeHooks } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
@@ -9,8 +9,7 @@ import { tomlString, withoutTomlTable, withTomlTable } from './toml.js';
 const HOOKS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PreCompact', 'Stop'] as const;
 const MCP_TABLE = '[mcp_servers.kiro-learn]';
 
-const codexDir = (ctx: InstallContext) =>
-  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.codex');
+const codexDir = scopedPath(['.codex']);
 
 /**
  * Codex CLI: hooks in `.codex/hooks.json` (the project's, committed: no path of this

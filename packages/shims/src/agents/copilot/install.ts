@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { type FileChange, merged, owned, removed, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, type InstallContext, scopedPath } from '../../init/installer.js';
 import { serializeLike } from '../../init/json-file.js';
 import { mergeMcp, withoutMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
+import { userMcp } from '../../init/user-mcp.js';
 
 /**
  * PascalCase names: Copilot CLI then sends its VS Code compatible, Claude-shaped payloads,
@@ -22,10 +23,10 @@ const HOOKS = [
 ] as const;
 
 /** `.github/hooks/` of the project (committed: no path of this machine), or `~/.copilot/hooks/`. */
-const hooksFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.copilot', 'hooks', 'kiro-learn.json')
-    : join(ctx.root, '.github', 'hooks', 'kiro-learn.json');
+const hooksFile = scopedPath(
+  ['.copilot', 'hooks', 'kiro-learn.json'],
+  ['.github', 'hooks', 'kiro-learn.json'],
+);
 
 /**
  * The one hook file Copilot CLI and VS Code agent mode both load. `command` is the
@@ -49,6 +50,19 @@ function copilotHooks(ctx: InstallContext): FileChange {
 const uninstallHooks = (ctx: InstallContext) =>
   removed(hooksFile(ctx), ctx.show, 'Copilot CLI and VS Code agent hooks');
 
+/** Copilot CLI's MCP servers: `~/.copilot/mcp-config.json`, each a local command with every tool. */
+const copilotCliMcp = userMcp({
+  file: (ctx) => join(ctx.home, '.copilot', 'mcp-config.json'),
+  merge: (value, { command, args }, shown) =>
+    mergeMcp(value, { command, args }, shown, 'mcpServers', {
+      type: 'local',
+      command,
+      args,
+      tools: ['*'],
+    }),
+  note: 'Copilot CLI: its MCP servers are per user: kiro-learn init --global --surface copilot-cli registers kiro-learn for it.',
+});
+
 /**
  * GitHub Copilot CLI (and the cloud agent, which runs `.github/hooks/` in its sandbox).
  * Its MCP servers are the user's (`~/.copilot/mcp-config.json`): registered with
@@ -59,44 +73,9 @@ export const copilotCliInstaller: AgentInstaller = {
   title: 'GitHub Copilot CLI',
   detect: (home, onPath, isDir) => onPath('copilot') || isDir(join(home, '.copilot')),
   scripts: () => ['copilot'],
-  install(ctx) {
-    const changes = [copilotHooks(ctx)];
-    if (ctx.mcp && ctx.scope === 'global') {
-      const { command, args } = ctx.mcpServer(false);
-      changes.push(
-        merged(
-          join(ctx.home, '.copilot', 'mcp-config.json'),
-          ctx.show,
-          (value, shown) =>
-            mergeMcp(value, { command, args }, shown, 'mcpServers', {
-              type: 'local',
-              command,
-              args,
-              tools: ['*'],
-            }),
-          'adds the kiro-learn MCP server (user scope)',
-        ),
-      );
-    }
-    return changes;
-  },
-  uninstall: (ctx) => [
-    ...uninstallHooks(ctx),
-    ...(ctx.scope === 'global'
-      ? unmerged(
-          join(ctx.home, '.copilot', 'mcp-config.json'),
-          ctx.show,
-          withoutMcp,
-          'removes the kiro-learn MCP server',
-        )
-      : []),
-  ],
-  notes: (ctx) =>
-    ctx.scope === 'project' && ctx.mcp
-      ? [
-          'Copilot CLI: its MCP servers are per user: kiro-learn init --global --surface copilot-cli registers kiro-learn for it.',
-        ]
-      : [],
+  install: (ctx) => [copilotHooks(ctx), ...copilotCliMcp.install(ctx)],
+  uninstall: (ctx) => [...uninstallHooks(ctx), ...copilotCliMcp.uninstall(ctx)],
+  notes: copilotCliMcp.notes,
 };
 
 /** VS Code agent mode: the same hook file; the MCP server in the workspace's `.vscode/mcp.json`. */

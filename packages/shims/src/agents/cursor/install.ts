@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type FileChange, merged, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import {
   mergeKiroAgentHooks,
   mergeMcp,
@@ -25,8 +25,7 @@ const HOOKS = [
   'sessionEnd',
 ] as const;
 
-const cursorDir = (ctx: InstallContext) =>
-  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.cursor');
+const cursorDir = scopedPath(['.cursor']);
 
 /**
  * Cursor: hooks in `.cursor/hooks.json` (`{"version": 1, "hooks": {…}}`; the project's is

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { merged, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import { claudeGroups, mergeHooksAndMcp, withoutHooksAndMcp } from '../../init/merge.js';
 import { HOOK_TIMEOUT_SECONDS } from '../../init/timeouts.js';
 
@@ -13,8 +13,7 @@ const HOOKS: Record<string, string | undefined> = {
   SessionEnd: undefined,
 };
 
-const settingsFile = (ctx: InstallContext) =>
-  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.gemini', 'settings.json');
+const settingsFile = scopedPath(['.gemini', 'settings.json']);
 
 /**
  * Gemini CLI: hooks and the MCP server in `.gemini/settings.json` (the project's, which

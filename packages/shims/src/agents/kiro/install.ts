@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FileChange, merged, owned, removed, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, type InstallContext, scopedPath } from '../../init/installer.js';
 import { readText, serializeLike } from '../../init/json-file.js';
 import {
   type KiroAgentHooks,
@@ -24,8 +24,7 @@ const LEGACY = [
 export const KIRO_AGENT_NAME = 'kiro-learn';
 
 /** `.kiro` of the project, or of the home directory with `--global`. */
-const kiroDir = (ctx: InstallContext) =>
-  join(ctx.scope === 'global' ? ctx.home : ctx.root, '.kiro');
+const kiroDir = scopedPath(['.kiro']);
 /** Files in the project's `.kiro/` are committed by teams: no path of this machine in them. */
 const portable = (ctx: InstallContext) => ctx.scope === 'project';
 

@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import { type FileChange, merged, owned, removed, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
 import { mergeMcp, withoutMcp } from '../../init/merge.js';
 import { openCodePlugin } from './plugin.js';
 
-const pluginFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.config', 'opencode', 'plugins', 'kiro-learn.js')
-    : join(ctx.root, '.opencode', 'plugins', 'kiro-learn.js');
+const pluginFile = scopedPath(
+  ['.config', 'opencode', 'plugins', 'kiro-learn.js'],
+  ['.opencode', 'plugins', 'kiro-learn.js'],
+);
 
-const configFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.config', 'opencode', 'opencode.json')
-    : join(ctx.root, 'opencode.json');
+const configFile = scopedPath(['.config', 'opencode', 'opencode.json'], ['opencode.json']);
 
 /**
  * OpenCode: a plugin file (`.opencode/plugins/kiro-learn.js`, loaded at start-up; no path

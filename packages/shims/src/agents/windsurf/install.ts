@@ -1,12 +1,8 @@
 import { join } from 'node:path';
 import { type FileChange, merged, unmerged } from '../../init/files.js';
-import type { AgentInstaller, InstallContext } from '../../init/installer.js';
-import {
-  mergeKiroAgentHooks,
-  mergeMcp,
-  withoutKiroAgentHooks,
-  withoutMcp,
-} from '../../init/merge.js';
+import { type AgentInstaller, scopedPath } from '../../init/installer.js';
+import { mergeKiroAgentHooks, mergeMcp, withoutKiroAgentHooks } from '../../init/merge.js';
+import { userMcp } from '../../init/user-mcp.js';
 
 const HOOKS = [
   'pre_user_prompt',
@@ -17,10 +13,14 @@ const HOOKS = [
   'post_cascade_response',
 ] as const;
 
-const hooksFile = (ctx: InstallContext) =>
-  ctx.scope === 'global'
-    ? join(ctx.home, '.codeium', 'windsurf', 'hooks.json')
-    : join(ctx.root, '.windsurf', 'hooks.json');
+const hooksFile = scopedPath(['.codeium', 'windsurf', 'hooks.json'], ['.windsurf', 'hooks.json']);
+
+/** Windsurf's MCP servers: the user's `~/.codeium/windsurf/mcp_config.json`. */
+const windsurfMcp = userMcp({
+  file: (ctx) => join(ctx.home, '.codeium', 'windsurf', 'mcp_config.json'),
+  merge: mergeMcp,
+  note: 'Windsurf: capture only (Cascade reads no context from hooks); its MCP servers are per user: kiro-learn init --global --surface windsurf registers kiro-learn.',
+});
 
 /**
  * Windsurf Cascade: hooks in `.windsurf/hooks.json` (committed: no path of this machine)
@@ -46,33 +46,11 @@ export const windsurfInstaller: AgentInstaller = {
         'adds kiro-learn hooks (capture only)',
       ),
     ];
-    if (ctx.mcp && ctx.scope === 'global') {
-      changes.push(
-        merged(
-          join(ctx.home, '.codeium', 'windsurf', 'mcp_config.json'),
-          ctx.show,
-          (value, shown) => mergeMcp(value, ctx.mcpServer(false), shown),
-          'adds the kiro-learn MCP server (user scope)',
-        ),
-      );
-    }
-    return changes;
+    return [...changes, ...windsurfMcp.install(ctx)];
   },
   uninstall: (ctx) => [
     ...unmerged(hooksFile(ctx), ctx.show, withoutKiroAgentHooks, 'removes kiro-learn hooks'),
-    ...(ctx.scope === 'global'
-      ? unmerged(
-          join(ctx.home, '.codeium', 'windsurf', 'mcp_config.json'),
-          ctx.show,
-          withoutMcp,
-          'removes the kiro-learn MCP server',
-        )
-      : []),
+    ...windsurfMcp.uninstall(ctx),
   ],
-  notes: (ctx) =>
-    ctx.scope === 'project' && ctx.mcp
-      ? [
-          'Windsurf: capture only (Cascade reads no context from hooks); its MCP servers are per user: kiro-learn init --global --surface windsurf registers kiro-learn.',
-        ]
-      : [],
+  notes: windsurfMcp.notes,
 };
