@@ -1,10 +1,12 @@
 // The conformance suite of the hook's two paths. Every fixture payload (this package's and,
 // where present, the shared set's) goes through the installed hook command as the agent
-// runs it (`sh -c`, stdin, cwd, env), once on the fast path (sh + curl to the collector's
-// POST /v1/hooks/:surface, which maps it with the same agent module) and once on the
-// fallback (curl reaches another program on the collector's port, so the Node shim runs on
-// the same bytes). Each path has a real collector of its own (apps/collector/dist/cli.js,
-// seeded with the same memory); what they store and what the hook prints must be the same.
+// runs it (`sh -c`, stdin, cwd, env), once on the fast path (sh + bash or curl to the
+// collector's POST /v1/hooks/:surface, which maps it with the same agent module) and once on
+// the fallback (the fast path reaches another program on the collector's port, so the Node
+// shim runs on the same bytes). Each path has a real collector of its own
+// (apps/collector/dist/cli.js, seeded with the same memory); what they store and what the
+// hook prints must be the same. The whole suite runs once per transport the machine has
+// (bash, as init prefers it, then curl).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
@@ -716,6 +718,21 @@ describe.each(TRANSPORTS)('the fast path through %s', (to) => {
         silent.close();
       }
     }, 30_000);
+
+    it('runs the shim when the collector’s port closes each connection at once', async () => {
+      // A collector stopping: the hook's request may meet a closed socket (SIGPIPE).
+      const closing = createServer((socket) => socket.destroy());
+      await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (closing.address() as { port: number }).port;
+        const side = sideWith(`closing-${to}`, { pid: 1, host: '127.0.0.1', port, hooks: true });
+        const ran = await runHook(side, 'claude-code', [], prompt(`sess-closing-${to}`));
+        expect(ran.code).toBe(0);
+        await storedOnce(`sess-closing-${to}`);
+      } finally {
+        closing.close();
+      }
+    });
 
     it(`runs the shim when ${to} is missing`, async () => {
       const missing = join(base, `no-such-${to}`);

@@ -132,10 +132,13 @@ function bashPost(bash: string, fallback: string): string {
   // `--norc -p`: bash reads no startup file (not ~/.bashrc, which bash reads when stdin is
   // a socket, as Node-based agents give it; not $BASH_ENV), imports no functions and
   // ignores SHELLOPTS/BASHOPTS from the agent's environment; `set +o posix` undoes
-  // POSIXLY_CORRECT (which would halve ulimit's unit). A timeout (status > 128) leaves cat
+  // POSIXLY_CORRECT (which would halve ulimit's unit). SIGPIPE is ignored, as curl does: a
+  // collector that closes the connection before bash has written (it is stopping) must
+  // send the hook to the shim, not kill it with status 141. A timeout (status > 128) leaves cat
   // reading a pipe nobody will close: it is stopped. Otherwise it has exited and its PID
   // may be another process's already: left alone.
   const script = `set +o posix
+trap '' PIPE
 kl_t=$1 kl_h=$2 kl_o=$3 kl_q=$4 s=$5
 shift 5
 exec 4< <(ulimit -f ${MAX_STDIN_BYTES / 1024} 2>/dev/null; exec cat 5>&1 >"$kl_t" 2>/dev/null)
