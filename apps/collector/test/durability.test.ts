@@ -3,7 +3,7 @@ import {
   envFor,
   flood as floodEvents,
   freePort,
-  missing,
+  missingAfterRestart,
   spawnCollector,
   tempHome,
 } from '@kiro-learn/test-harness';
@@ -38,12 +38,7 @@ describe('durability', () => {
     const acked = [...load.acked];
     expect(acked.length).toBeGreaterThanOrEqual(300);
 
-    const second = await spawnCollector(env, port);
-    try {
-      expect(await missing(port, acked)).toEqual([]);
-    } finally {
-      await second.stop();
-    }
+    expect(await missingAfterRestart(env, port, acked)).toEqual([]);
   });
 
   it('finishes in-flight requests on SIGTERM, exits 0 and loses nothing it acknowledged', async () => {
@@ -54,11 +49,6 @@ describe('durability', () => {
     await load.stop();
     expect(first.output()).toMatch(/SIGTERM: finishing in-flight requests/);
 
-    const second = await spawnCollector(env, port);
-    try {
-      expect(await missing(port, [...load.acked])).toEqual([]);
-    } finally {
-      await second.stop();
-    }
+    expect(await missingAfterRestart(env, port, [...load.acked])).toEqual([]);
   });
 });
