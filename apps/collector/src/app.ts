@@ -245,6 +245,9 @@ export function createCollector(options: CollectorOptions): Collector {
             prompts: { used: 0, timedOut: 0, failed: 0 },
           },
     notePrompt: (outcome) => semantic?.notePrompt(outcome),
+    // The query text exactly as the retriever embeds it (retrieve() cuts and trims it so).
+    prefetchPrompt: (prompt) =>
+      semantic?.prefetch?.(prompt.slice(0, retriever.options.maxQueryChars).trim()),
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),

@@ -72,6 +72,8 @@ export interface AppContext {
   semanticStatus: () => Promise<SemanticStatus>;
   /** Counts how a prompt retrieval's semantic share went (Semantic.notePrompt). */
   notePrompt: (outcome: 'used' | 'timed_out' | 'failed') => void;
+  /** Starts embedding a prompt that will be retrieved for (Semantic.prefetch); may do nothing. */
+  prefetchPrompt: (prompt: string) => void;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

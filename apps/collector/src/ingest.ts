@@ -86,6 +86,10 @@ export async function ingestEvent(
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'duplicate' });
     return { event_id: event.event_id, stored: false };
   }
+  // A prompt to retrieve for: its embedding starts now, while the event is stored.
+  if (retrieval === 'prompt' && event.kind === 'prompt' && !options.imported) {
+    ctx.prefetchPrompt(promptFromBody(event.body));
+  }
   let stored: boolean;
   try {
     ({ stored } = await ctx.storage.putEvent(event, {

@@ -57,6 +57,13 @@ export interface Semantic {
   /** Counts how a prompt retrieval's semantic share went (status, /metrics, the viewer). */
   notePrompt(outcome: 'used' | 'timed_out' | 'failed'): void;
   /**
+   * Starts embedding a prompt's query text as soon as the prompt arrives, while its event
+   * is being stored: the retrieval that asks `embedder()` for the same text moments later
+   * gets this embedding (done, or under way) instead of queueing its own. Without a model,
+   * nothing. One not asked for within PREFETCH_MS is withdrawn.
+   */
+  prefetch?(query: string): void;
+  /**
    * Tells the model when the collector is busy answering requests: then it embeds on one
    * thread, else on two (where the machine has them).
    */
@@ -71,6 +78,48 @@ export interface Semantic {
 export type EmbedderLoader = typeof loadEmbedder;
 
 const PAGE = 32;
+/** How long a prefetched prompt embedding waits to be asked for (see Semantic.prefetch). */
+const PREFETCH_MS = 10_000;
+/** Prefetched prompt embeddings kept at most (the oldest is withdrawn past it). */
+const PREFETCH_MAX = 256;
+
+interface Prefetched {
+  vectors: Promise<Float32Array[]>;
+  abort: AbortController;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The model as retrieval sees it: a query embedding prefetched for the same text is taken
+ * (once) instead of embedding it again; the caller's signal still withdraws it while it
+ * waits in the queue. Everything else goes to the model.
+ */
+function withPrefetched(model: Embedder, prefetched: Map<string, Prefetched>): Embedder {
+  return {
+    get modelId() {
+      return model.modelId;
+    },
+    get dimension() {
+      return model.dimension;
+    },
+    get runtime() {
+      return model.runtime;
+    },
+    ...(model.fallbackReason !== undefined ? { fallbackReason: model.fallbackReason } : {}),
+    embed(texts, options = {}) {
+      const early =
+        options.purpose === 'query' && texts.length === 1 ? prefetched.get(texts[0]!) : undefined;
+      if (!early) return model.embed(texts, options);
+      prefetched.delete(texts[0]!);
+      clearTimeout(early.timer);
+      if (options.signal?.aborted) early.abort.abort();
+      else options.signal?.addEventListener('abort', () => early.abort.abort(), { once: true });
+      return early.vectors;
+    },
+    close: () => model.close(),
+  };
+}
+
 /** How long a save waits for a model that is still loading (see embedRecords). */
 const LOADING_WAIT_MS = 2000;
 /** How long the start-up warm-up embedding may take before it is given up (it only warms). */
@@ -93,6 +142,8 @@ export function createSemantic(
     ? 'the model is loading'
     : 'semantic.enabled is false in settings.json';
   let model: Embedder | undefined;
+  let forRetrieval: Embedder | undefined;
+  const prefetched = new Map<string, Prefetched>();
   let slow: SemanticStatus['slow'];
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -129,6 +180,7 @@ export function createSemantic(
             })
             .catch(() => {});
           model = loaded;
+          forRetrieval = withPrefetched(loaded, prefetched);
           state = 'on';
           reason = undefined;
           if (loaded.runtime === 'wasm' && loaded.fallbackReason !== undefined) {
@@ -198,7 +250,27 @@ export function createSemantic(
   }
 
   return {
-    embedder: () => model,
+    embedder: () => forRetrieval,
+    prefetch(query) {
+      const embedder = model;
+      if (!embedder || closed || query === '' || prefetched.has(query)) return;
+      if (prefetched.size >= PREFETCH_MAX) {
+        const [oldest, entry] = prefetched.entries().next().value!;
+        prefetched.delete(oldest);
+        clearTimeout(entry.timer);
+        entry.abort.abort();
+      }
+      const abort = new AbortController();
+      const vectors = embedder.embed([query], { purpose: 'query', signal: abort.signal });
+      vectors.catch(() => {}); // withdrawn or failed: the retrieval that takes it is told
+      const timer = setTimeout(() => {
+        if (prefetched.get(query)?.abort !== abort) return;
+        prefetched.delete(query);
+        abort.abort();
+      }, PREFETCH_MS);
+      timer.unref();
+      prefetched.set(query, { vectors, abort, timer });
+    },
     ready: () => loading,
     async status() {
       const embedder = model;
@@ -252,8 +324,11 @@ export function createSemantic(
       // the process never exits while the worker is inside the runtime (that aborts it).
       closing ??= (async () => {
         closed = true;
+        for (const entry of prefetched.values()) clearTimeout(entry.timer);
+        prefetched.clear();
         const embedder = model ?? (await loading);
         model = undefined;
+        forRetrieval = undefined;
         await embedder?.close();
         await running;
       })();

@@ -3,7 +3,7 @@ import {
   envFor,
   flood as floodEvents,
   freePort,
-  missing,
+  missingAfterRestart,
   spawnCollector,
   tempHome,
 } from '@kiro-learn/test-harness';
@@ -19,13 +19,18 @@ afterEach(() => {
 const flood = (port: number, clients: number) =>
   floodEvents(port, clients, (client) => makeEvent({ session_id: `client-${client}` }));
 
+/** A collector on a fresh data dir, and `clients` clients flooding it. */
+async function flooded(clients: number) {
+  home = tempHome();
+  const port = await freePort();
+  const env = envFor(home, port);
+  const first = await spawnCollector(env, port);
+  return { port, env, first, load: flood(port, clients) };
+}
+
 describe('durability', () => {
   it('keeps every acknowledged event when the collector is SIGKILLed mid-stream', async () => {
-    home = tempHome();
-    const port = await freePort();
-    const env = envFor(home, port);
-    const first = await spawnCollector(env, port);
-    const load = flood(port, 8);
+    const { port, env, first, load } = await flooded(8);
     while (load.acked.length < 300) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGKILL');
     await first.exited;
@@ -33,31 +38,17 @@ describe('durability', () => {
     const acked = [...load.acked];
     expect(acked.length).toBeGreaterThanOrEqual(300);
 
-    const second = await spawnCollector(env, port);
-    try {
-      expect(await missing(port, acked)).toEqual([]);
-    } finally {
-      await second.stop();
-    }
+    expect(await missingAfterRestart(env, port, acked)).toEqual([]);
   });
 
   it('finishes in-flight requests on SIGTERM, exits 0 and loses nothing it acknowledged', async () => {
-    home = tempHome();
-    const port = await freePort();
-    const env = envFor(home, port);
-    const first = await spawnCollector(env, port);
-    const load = flood(port, 16);
+    const { port, env, first, load } = await flooded(16);
     while (load.acked.length < 100) await new Promise((r) => setTimeout(r, 5));
     first.child.kill('SIGTERM');
     expect((await first.exited).code).toBe(0);
     await load.stop();
     expect(first.output()).toMatch(/SIGTERM: finishing in-flight requests/);
 
-    const second = await spawnCollector(env, port);
-    try {
-      expect(await missing(port, [...load.acked])).toEqual([]);
-    } finally {
-      await second.stop();
-    }
+    expect(await missingAfterRestart(env, port, [...load.acked])).toEqual([]);
   });
 });

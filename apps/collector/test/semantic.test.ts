@@ -169,6 +169,34 @@ describe('semantic search in the collector', () => {
     expect(semanticLine(await status())).not.toContain('lexical only');
   });
 
+  it("starts a prompt's embedding when the prompt arrives, and its retrieval uses that one", async () => {
+    const queries: string[] = [];
+    const counting: EmbedderLoader = async () =>
+      ({
+        ...shared,
+        embed: (texts, options) => {
+          if (options?.purpose === 'query') queries.push(...texts);
+          return shared.embed(texts, options);
+        },
+        close: async () => {},
+      }) as Embedder;
+    const { port, status } = await start({}, counting);
+    queries.length = 0; // the load's own warm-up query
+    expect((await send(port, 'POST', '/v1/memories', { body: webhook() })).status).toBe(200);
+    const prompt = makeEvent({
+      kind: 'prompt',
+      body: { type: 'text', content: `  ${PARAPHRASE}  ` },
+    });
+    const reply = await send(port, 'POST', '/v1/events?retrieve=true', { body: prompt });
+    expect(reply.json.retrieval.context).toContain('Stripe webhook signature verification fails');
+    // Embedded once, as the retriever embeds it (trimmed), and used.
+    expect(queries).toEqual([PARAPHRASE]);
+    expect((await status()).prompts).toEqual({ used: 1, timedOut: 0, failed: 0 });
+    // A prompt stored without retrieval is not embedded.
+    await send(port, 'POST', '/v1/events', { body: makeEvent({ kind: 'prompt' }) });
+    expect(queries).toEqual([PARAPHRASE]);
+  });
+
   it('embeds records stored by extraction in the background', async () => {
     const { port, storage, semantic, status } = await start();
     await storage.commitExtraction({

@@ -363,53 +363,38 @@ describe('every agent through its installed hooks', () => {
     '%s: stores what its golden files say, and reads memory in its own shape',
     async (surface, dir, names, contextFixture, readContext) => {
       const p = world.project;
+      /** The command of the first group of `hook` in a Claude-shaped settings file. */
+      const grouped = (file: string, hook: string): string =>
+        json(join(p, file)).hooks[hook][0].hooks[0].command;
+      /** The command of the first entry of `hook` in a hooks file of flat entries. */
+      const flat = (file: string, hook: string): string =>
+        json(join(p, file)).hooks[hook][0].command;
       const run = (input: Record<string, unknown>, name: string): Ran => {
         switch (surface) {
           case 'claude-code':
-            return viaShell(
-              json(join(p, '.claude/settings.local.json')).hooks.Stop[0].hooks[0].command,
-              input,
-            );
+            return viaShell(grouped('.claude/settings.local.json', 'Stop'), input);
           case 'codex':
-            return viaShell(
-              json(join(p, '.codex/hooks.json')).hooks.Stop[0].hooks[0].command,
-              input,
-            );
+            return viaShell(grouped('.codex/hooks.json', 'Stop'), input);
           case 'gemini-cli':
-            return viaShell(
-              json(join(p, '.gemini/settings.json')).hooks.AfterTool[0].hooks[0].command,
-              input,
-            );
+            return viaShell(grouped('.gemini/settings.json', 'AfterTool'), input);
           case 'kiro-cli':
-            return viaShell(
-              json(join(p, '.kiro/agents/kiro-learn.json')).hooks.stop[0].command,
-              input,
-            );
+            return viaShell(flat('.kiro/agents/kiro-learn.json', 'stop'), input);
           case 'kiro-ide':
             return viaShell(
               json(join(p, '.kiro/hooks/kiro-learn.json')).hooks[0].action.command,
               input,
             );
           case 'cursor':
-            return viaShell(json(join(p, '.cursor/hooks.json')).hooks.stop[0].command, input);
+            return viaShell(flat('.cursor/hooks.json', 'stop'), input);
           case 'copilot-cli':
           case 'vscode':
-            return viaShell(
-              json(join(p, '.github/hooks/kiro-learn.json')).hooks.Stop[0].command,
-              input,
-            );
+            return viaShell(flat('.github/hooks/kiro-learn.json', 'Stop'), input);
           case 'cline':
             return viaFile(join(p, '.clinerules/hooks', String(input['hookName'])), input);
           case 'augment':
-            return viaFile(
-              json(join(p, '.augment/settings.local.json')).hooks.Stop[0].hooks[0].command,
-              input,
-            );
+            return viaFile(grouped('.augment/settings.local.json', 'Stop'), input);
           case 'windsurf':
-            return viaShell(
-              json(join(p, '.windsurf/hooks.json')).hooks.post_cascade_response[0].command,
-              input,
-            );
+            return viaShell(flat('.windsurf/hooks.json', 'post_cascade_response'), input);
         }
         throw new Error(`no runner for ${name}`);
       };

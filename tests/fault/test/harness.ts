@@ -15,6 +15,7 @@ export {
   freePort,
   healthy,
   missing,
+  missingAfterRestart,
   NO_MODEL,
   post,
   removeHomes,

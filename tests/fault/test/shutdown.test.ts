@@ -11,7 +11,7 @@ import {
   healthy,
   kiroLearnAsync,
   makeEvent,
-  missing,
+  missingAfterRestart,
   NS,
   post,
   removeHomes,
@@ -82,12 +82,7 @@ describe('SIGTERM under load', () => {
     console.log(
       `SIGTERM under load: shutdown took ${times.map((t) => `${Math.round(t)} ms`).join(', ')} (grace ${GRACE_MS} ms)`,
     );
-    const last = await spawnCollector(env, port);
-    try {
-      expect(await missing(port, acked)).toEqual([]);
-    } finally {
-      await last.stop();
-    }
+    expect(await missingAfterRestart(env, port, acked)).toEqual([]);
   });
 
   it('stops an extraction agent that ignores SIGTERM; a second `stop` meanwhile never says "not running"', async () => {

@@ -239,6 +239,23 @@ export function flood(
   };
 }
 
+/**
+ * The ids among `acked` that a new collector on the same data dir (`env`, `port`) does not
+ * have: it is started, asked, and stopped again.
+ */
+export async function missingAfterRestart(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  acked: readonly string[],
+): Promise<string[]> {
+  const next = await spawnCollector(env, port);
+  try {
+    return await missing(port, acked);
+  } finally {
+    await next.stop();
+  }
+}
+
 /** The ids among `ids` the collector at `port` does not have. */
 export async function missing(port: number, ids: readonly string[]): Promise<string[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
