@@ -252,8 +252,13 @@ describe('nothing the agent still holds', () => {
     const earlier = event({ session_id: 'monday', kind: 'prompt' });
     const mine = event({ session_id: 'today', kind: 'prompt' });
     for (const e of [earlier, mine]) await storage.putEvent(e);
-    // Monday's session learned something about the pool file.
-    const monday = { ...pool(), source_event_ids: [earlier.event_id] };
+    // Monday's session learned something about the pool and its retries (two files of
+    // today's working set: clear of the noise floor the migration note's own words set).
+    const monday = {
+      ...pool(),
+      files_touched: ['src/db/pool.ts', 'src/db/retry.ts'],
+      source_event_ids: [earlier.event_id],
+    };
     // Today's first turn read and changed that file (the agent holds this record).
     const today = record({
       title: 'Tuned the retry loop',
