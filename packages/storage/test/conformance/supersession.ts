@@ -20,15 +20,15 @@ export function supersessionConformance({ open, reopen }: BackendFactory): void 
     });
 
     it('are searched as their own field, weighted by `questions`', async () => {
-      const storage = await open();
-      await storage.putRecord(
+      const storage = await holding(
+        { open },
         record({
           title: 'Jobs go through SQS',
           summary: 'Moved the job queue off Redis.',
           questions: ['Which message broker carries background work?'],
         }),
+        record({ title: 'Broker outage notes', summary: 'Unrelated.' }),
       );
-      await storage.putRecord(record({ title: 'Broker outage notes', summary: 'Unrelated.' }));
       const hits = await storage.searchRecords({ namespace: NS, query: 'broker', limit: 5 });
       expect(titles(hits.map((h) => h.record))).toEqual([
         'Broker outage notes',
