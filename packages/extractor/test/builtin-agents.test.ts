@@ -12,6 +12,19 @@ const payload = (name: string) =>
 const prompt = (sessionId: string) =>
   eventFrom('prompt', { type: 'text', content: 'why do the webhook tests fail?' }, sessionId);
 
+/** A tool use as the agent's shim records it, in session `sessionId`. */
+const toolUse = (
+  sessionId: string,
+  tool_name: unknown,
+  tool_input: unknown,
+  tool_response: unknown,
+) =>
+  eventFrom(
+    'tool_use',
+    { type: 'json', data: { tool_name, tool_input, tool_response } },
+    sessionId,
+  );
+
 async function errors(events: Event[]) {
   const { records } = await createBuiltinExtractor().extract({ namespace: NAMESPACE, events });
   return records.filter((record) => record.observation_type === 'error');
@@ -20,14 +33,7 @@ async function errors(events: Event[]) {
 describe('built-in extractor on other agents’ failures', () => {
   it('reads a Kiro IDE 1.x string response ending in "Exit Code: 1" as a failed command', async () => {
     const p = payload('PostToolUse-ide-string-response');
-    const tool = eventFrom(
-      'tool_use',
-      {
-        type: 'json',
-        data: { tool_name: p.tool_name, tool_input: p.tool_input, tool_response: p.tool_response },
-      },
-      'ide',
-    );
+    const tool = toolUse('ide', p.tool_name, p.tool_input, p.tool_response);
     const [error, ...rest] = await errors([prompt('ide'), tool]);
     expect(rest).toEqual([]);
     expect(error!.title).toMatch(
@@ -41,36 +47,18 @@ describe('built-in extractor on other agents’ failures', () => {
   });
 
   it('reads a succeeding Kiro IDE command ("Exit Code: 0") as no error', async () => {
-    const tool = eventFrom(
-      'tool_use',
-      {
-        type: 'json',
-        data: {
-          tool_name: 'executeBash',
-          tool_input: {},
-          tool_response: 'Output:\nok\nExit Code: 0',
-        },
-      },
-      'ide',
-    );
+    const tool = toolUse('ide', 'executeBash', {}, 'Output:\nok\nExit Code: 0');
     expect(await errors([prompt('ide'), tool])).toEqual([]);
   });
 
   it('names the command and the failure of a Claude Code PostToolUseFailure', async () => {
     const p = payload('PostToolUseFailure');
     // As the Claude Code shim maps it: the error as a failed response.
-    const tool = eventFrom(
-      'tool_use',
-      {
-        type: 'json',
-        data: {
-          tool_name: p.tool_name,
-          tool_input: p.tool_input,
-          tool_response: { success: false, error: p.error, exit_code: 1 },
-        },
-      },
-      'claude',
-    );
+    const tool = toolUse('claude', p.tool_name, p.tool_input, {
+      success: false,
+      error: p.error,
+      exit_code: 1,
+    });
     const [error, ...rest] = await errors([prompt('claude'), tool]);
     expect(rest).toEqual([]);
     expect(error!.summary).toContain(
@@ -81,22 +69,16 @@ describe('built-in extractor on other agents’ failures', () => {
 
   it("reads Augment's launch-process (a tool named for no shell) as a command and its failure", async () => {
     // As the Augment shim maps PostToolUse with tool_error.
-    const tool = eventFrom(
-      'tool_use',
-      {
-        type: 'json',
-        data: {
-          tool_name: 'launch-process',
-          tool_input: { command: 'pnpm db:migrate', wait: true },
-          tool_response: {
-            success: false,
-            error: 'Exit code 1: the command failed',
-            exit_code: 1,
-            output: 'error: column "id" cannot be cast automatically to type uuid',
-          },
-        },
-      },
+    const tool = toolUse(
       'augment',
+      'launch-process',
+      { command: 'pnpm db:migrate', wait: true },
+      {
+        success: false,
+        error: 'Exit code 1: the command failed',
+        exit_code: 1,
+        output: 'error: column "id" cannot be cast automatically to type uuid',
+      },
     );
     const [error, ...rest] = await errors([prompt('augment'), tool]);
     expect(rest).toEqual([]);

@@ -20,6 +20,13 @@ function tool(name: string, input: Record<string, unknown>, response: unknown, s
     session,
   );
 }
+/** An Edit of `file` (in the project) replacing `before` with `after`, as Claude Code reports it. */
+const edited = (file: string, before: string, after: string) =>
+  tool(
+    'Edit',
+    { file_path: `${PROJECT}/${file}`, old_string: before, new_string: after },
+    { filePath: `${PROJECT}/${file}` },
+  );
 const failure = (error: string) => ({ success: false, error });
 
 const extract = async (events: Event[], preceding: Event[] = []) =>
@@ -38,15 +45,7 @@ describe('records worth reading (built-in extractor)', () => {
         { oldTodos: [], newTodos: [] },
       ),
       tool('TaskCreate', { subject: 'Add total' }, { task: { id: '1' } }),
-      tool(
-        'Edit',
-        {
-          file_path: `${PROJECT}/src/checkout.ts`,
-          old_string: 'total = 0',
-          new_string: 'total = sum(items)',
-        },
-        { filePath: `${PROJECT}/src/checkout.ts` },
-      ),
+      edited('src/checkout.ts', 'total = 0', 'total = sum(items)'),
       stop('Added the cart total: checkout.ts now sums the line items.'),
     ]);
     expect(records).toHaveLength(1);
@@ -110,11 +109,7 @@ describe('records worth reading (built-in extractor)', () => {
   it('titles a turn by what happened, with at least four words, never `Done.`; a turn that found nothing makes none', async () => {
     const records = await extract([
       prompt('continue'),
-      tool(
-        'Edit',
-        { file_path: `${PROJECT}/src/a.ts`, old_string: 'a', new_string: 'b' },
-        { filePath: `${PROJECT}/src/a.ts` },
-      ),
+      edited('src/a.ts', 'a', 'b'),
       tool(
         'Bash',
         { command: 'npm test' },
@@ -134,15 +129,7 @@ describe('records worth reading (built-in extractor)', () => {
 
   it('takes the request of a turn an earlier extraction cut, from the events before the batch', async () => {
     const asked = prompt('migrate the orders table to uuid keys');
-    const edit = tool(
-      'Edit',
-      {
-        file_path: `${PROJECT}/migrations/0007_orders_uuid.sql`,
-        old_string: 'id SERIAL',
-        new_string: 'id UUID',
-      },
-      { filePath: `${PROJECT}/migrations/0007_orders_uuid.sql` },
-    );
+    const edit = edited('migrations/0007_orders_uuid.sql', 'id SERIAL', 'id UUID');
     const records = await extract(
       [
         tool('Bash', { command: 'npm run migrate' }, { stdout: 'migrated 0007', stderr: '' }),
@@ -161,11 +148,7 @@ describe('records worth reading (built-in extractor)', () => {
     const records = await extract(
       [
         prompt('yes do it'),
-        tool(
-          'Edit',
-          { file_path: `${PROJECT}/src/cache.ts`, old_string: 'ttl: 60', new_string: 'ttl: 300' },
-          { filePath: `${PROJECT}/src/cache.ts` },
-        ),
+        edited('src/cache.ts', 'ttl: 60', 'ttl: 300'),
         stop('The cache TTL is now 300 s.'),
       ],
       [prompt('should we raise the cache ttl to five minutes?'), stop('')],
@@ -184,11 +167,7 @@ describe('records worth reading (built-in extractor)', () => {
       prompt('and where is the price cache configured?'),
       stop(''),
       prompt('fix both'),
-      tool(
-        'Edit',
-        { file_path: `${PROJECT}/src/cache.ts`, old_string: 'ttl: 1', new_string: 'ttl: 300' },
-        { filePath: `${PROJECT}/src/cache.ts` },
-      ),
+      edited('src/cache.ts', 'ttl: 1', 'ttl: 300'),
       stop(
         'Raised the price cache TTL in src/cache.ts; checkout no longer refetches prices on every request.',
       ),
@@ -215,15 +194,7 @@ describe('records worth reading (built-in extractor)', () => {
         'The payment client gives up after 10 s; 3-D Secure checks take up to 25 s at peak. Raising it to 30 s would fix it.',
       ),
       prompt('ok do it'),
-      tool(
-        'Edit',
-        {
-          file_path: `${PROJECT}/src/payments/client.ts`,
-          old_string: 'timeout: 10_000',
-          new_string: 'timeout: 30_000',
-        },
-        { filePath: `${PROJECT}/src/payments/client.ts` },
-      ),
+      edited('src/payments/client.ts', 'timeout: 10_000', 'timeout: 30_000'),
       stop('Done, the timeout is 30 s now.'),
     ]);
     expect(records).toHaveLength(2);

@@ -161,7 +161,12 @@ export function restates(
   const theirs = wordPairs([older.title, older.summary, ...older.facts].join('\n'));
   let said = 0;
   let fresh = 0;
-  for (const pair of wordPairs(answer)) {
+  // Pairs within a line, a sentence or a title's part: none joins the request a title
+  // starts with (`<request> — <answer>`) to the answer after it.
+  const pairs = new Set(
+    answer.split(/\n|\s[—–-]\s|[.!?;]\s/).flatMap((part) => [...wordPairs(part)]),
+  );
+  for (const pair of pairs) {
     const [a, b] = pair.split(' ');
     if (b === undefined || (known.has(a!) && known.has(b))) continue;
     if (theirs.has(pair)) said++;

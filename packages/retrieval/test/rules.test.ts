@@ -120,6 +120,28 @@ describe('memory restated is not memory', () => {
     }
   });
 
+  it("reads a title's request and its answer apart: no word pair joins the two", async () => {
+    const storage = await openTemp();
+    const answer = { ...pool(), created_at: earlier };
+    // Another prompt's turn, answered from this record: the pair "slow postgres", across
+    // the title's ` — `, is no news.
+    const other = record({
+      title: 'the checkout got slow — Postgres pool exhausted under load',
+      summary:
+        'Request: the checkout got slow\nOutcome: Postgres pool exhausted under load. Raised the pool from 10 to 40 connections.',
+      observation_type: 'session_summary',
+    });
+    for (const r of [answer, other]) await storage.putRecord(r);
+    expect(
+      (
+        await createRetriever({ storage }).retrieve({
+          namespace: NS,
+          prompt: 'how many connections does the pool have',
+        })
+      ).records,
+    ).toEqual([answer.record_id]);
+  });
+
   it('keeps a later answer that says something new: a changed value, a file', async () => {
     const storage = await openTemp();
     const answer = { ...pool(), created_at: earlier };
@@ -252,8 +274,13 @@ describe('nothing the agent still holds', () => {
     const earlier = event({ session_id: 'monday', kind: 'prompt' });
     const mine = event({ session_id: 'today', kind: 'prompt' });
     for (const e of [earlier, mine]) await storage.putEvent(e);
-    // Monday's session learned something about the pool file.
-    const monday = { ...pool(), source_event_ids: [earlier.event_id] };
+    // Monday's session learned something about the pool and its retries (two files of
+    // today's working set: clear of the noise floor the migration note's own words set).
+    const monday = {
+      ...pool(),
+      files_touched: ['src/db/pool.ts', 'src/db/retry.ts'],
+      source_event_ids: [earlier.event_id],
+    };
     // Today's first turn read and changed that file (the agent holds this record).
     const today = record({
       title: 'Tuned the retry loop',

@@ -23,6 +23,7 @@ export {
   FAST_PATH_FILE_MARK,
   FAST_PATH_MARK,
   findBash,
+  findCat,
   findCurl,
   launcherBash,
   launcherCurl,

@@ -734,6 +734,28 @@ describe.each(TRANSPORTS)('the fast path through %s', (to) => {
       }
     });
 
+    it.skipIf(to !== 'bash')(
+      'runs the shim when the cat bash copies stdin with is gone',
+      async () => {
+        const side = sideWith(
+          'no-cat',
+          undefined,
+          hookLauncher({
+            node: { path: process.execPath, version: process.versions.node },
+            bash: bash!,
+            cat: join(base, 'no-such-cat'),
+          }),
+        );
+        writeFileSync(
+          join(side.hooks, 'collector.pid'),
+          `${JSON.stringify({ pid: 1, host: '127.0.0.1', port: fast.port, hooks: true })}\n`,
+        );
+        const ran = await runHook(side, 'claude-code', [], prompt('sess-no-cat'));
+        expect(ran.code).toBe(0);
+        await storedOnce('sess-no-cat');
+      },
+    );
+
     it(`runs the shim when ${to} is missing`, async () => {
       const missing = join(base, `no-such-${to}`);
       const side = sideWith(

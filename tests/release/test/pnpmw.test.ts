@@ -7,19 +7,16 @@ import {
   chmodSync,
   copyFileSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from './pack.js';
+import { scratchDir } from './scratch.js';
 
-const root = mkdtempSync(join(tmpdir(), 'kiro-learn-pnpmw-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = scratchDir('pnpmw');
 
 /** The tools pnpmw needs, and nothing else: no node, no pnpm. */
 const TOOLS = ['sh', 'sed', 'cat', 'cksum', 'date', 'dirname', 'mkdir', 'ln', 'rm'];

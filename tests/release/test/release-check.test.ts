@@ -1,17 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from './pack.js';
+import { scratchDir } from './scratch.js';
 
 // scripts/release-check.mjs: publint, the metadata npm shows, and each tarball's files.
 const script = join(repoRoot, 'scripts/release-check.mjs');
 const run = (...dirs: string[]) =>
   spawnSync(process.execPath, [script, ...dirs], { cwd: repoRoot, encoding: 'utf8' });
 
-const scratch = mkdtempSync(join(tmpdir(), 'kiro-learn-release-check-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('release-check');
 
 describe('release check', () => {
   it('passes for every public package of the workspace', () => {

@@ -1,23 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from './pack.js';
+import { scratchDir } from './scratch.js';
 
 // Release rehearsal, step 1: `changeset version` on a scratch copy of the workspace (its
 // manifests and changesets), as the release does on the real one. Every changeset is
 // consumed, each package it names gets the bump it asks for and a CHANGELOG entry.
-const scratch = mkdtempSync(join(tmpdir(), 'kiro-learn-version-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('version');
 
 const copy = (path: string) => {
   mkdirSync(dirname(join(scratch, path)), { recursive: true });

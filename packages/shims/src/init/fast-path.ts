@@ -44,15 +44,21 @@ export const PID_FILE_HOOKS = '"hooks":true';
  * command's own shell. `fallback`: the launcher's own lines that run the shim on the kept
  * bytes (bash replaces the shell, so it runs them itself).
  */
-export function fastPath(options: { curl?: string; bash?: string; fallback: string }): string {
-  const { curl, bash, fallback } = options;
+export function fastPath(options: {
+  curl?: string;
+  bash?: string;
+  cat?: string;
+  fallback: string;
+}): string {
+  const { curl, bash, cat, fallback } = options;
   const bin = curl && (curl.includes('/') ? shellQuote(curl) : curl);
   const curlFound =
     curl && (curl.includes('/') ? `[ -x ${bin} ]` : `command -v ${bin} >/dev/null 2>&1`);
-  const bashFound = bash && `[ -x ${shellQuote(bash)} ]`;
+  const catFound = cat?.includes('/') ? ` && [ -x ${shellQuote(cat)} ]` : '';
+  const bashFound = bash && `[ -x ${shellQuote(bash)} ]${catFound}`;
   const found = [bashFound, curlFound].filter(Boolean).join(' || ');
   const post = [
-    bash ? bashPost(bash, fallback) : '',
+    bash ? bashPost(bashFound!, bash, cat, fallback) : '',
     curl ? curlPost(bin!, bash !== undefined ? curlFound : undefined) : '',
   ].join('');
   return `kl_d=\${KIRO_LEARN_HOME:-$HOME/.kiro-learn}
@@ -127,7 +133,7 @@ export KIRO_LEARN_FAST_PATH
  * descriptor it holds. Anything else: `fallback`, the shim on the same bytes (curl would
  * reach the same collector).
  */
-function bashPost(bash: string, fallback: string): string {
+function bashPost(found: string, bash: string, cat: string | undefined, fallback: string): string {
   const { stdin, answer } = FAST_PATH_DEADLINES;
   // `--norc -p`: bash reads no startup file (not ~/.bashrc, which bash reads when stdin is
   // a socket, as Node-based agents give it; not $BASH_ENV), imports no functions and
@@ -141,7 +147,7 @@ function bashPost(bash: string, fallback: string): string {
 trap '' PIPE
 kl_t=$1 kl_h=$2 kl_o=$3 kl_q=$4 s=$5
 shift 5
-exec 4< <(ulimit -f ${MAX_STDIN_BYTES / 1024} 2>/dev/null; exec cat 5>&1 >"$kl_t" 2>/dev/null)
+exec 4< <(ulimit -f ${MAX_STDIN_BYTES / 1024} 2>/dev/null; exec ${cat ? shellQuote(cat) : 'cat'} 5>&1 >"$kl_t" 2>/dev/null)
 kl_c=$!
 IFS= read -r -t ${stdin} -u 4 kl_r
 [ $? -gt 128 ] && kill "$kl_c" 2>/dev/null
@@ -166,7 +172,7 @@ exec 6<&-
 export KIRO_LEARN_FAST_PATH
 kl_x=1
 ${fallback}`;
-  return `    if ${`[ -x ${shellQuote(bash)} ]`}; then
+  return `    if ${found}; then
       exec ${shellQuote(bash)} --norc -p -c ${shellQuote(script)} kiro-learn-hook "$kl_t" "$kl_h" "$kl_o" "$kl_q" "\${s-}" "$@"
     fi
 `;
@@ -257,20 +263,27 @@ export function nodePathReasons(launcher: string, env: NodeJS.ProcessEnv): strin
   return reasons;
 }
 
+/** Executable files called `name` in the PATH's absolute directories, in PATH order. */
+function* onPath(name: string, env: NodeJS.ProcessEnv): Generator<string> {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      continue;
+    }
+    yield path;
+  }
+}
+
 /**
  * The curl the hooks' fast path runs: the first on the PATH that answers `--version`, by
  * absolute path (a hook then looks nothing up). Undefined when there is none: hooks run
  * the Node shim, as they always could.
  */
 export function findCurl(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const path = join(dir, 'curl');
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      continue;
-    }
+  for (const path of onPath('curl', env)) {
     const out = spawnSync(path, ['--version'], { encoding: 'utf8', env: {}, timeout: 5000 });
     if (out.status === 0 && /^curl \d/.test(out.stdout ?? '')) return path;
   }
@@ -291,14 +304,7 @@ exec 3<>/dev/tcp/127.0.0.1/1`;
  * there is none: the fast path then runs curl.
  */
 export function findBash(env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const path = join(dir, 'bash');
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      continue;
-    }
+  for (const path of onPath('bash', env)) {
     const out = spawnSync(path, ['--norc', '-p', '-c', BASH_CHECK], {
       encoding: 'utf8',
       env: { LC_ALL: 'C' },
@@ -307,5 +313,15 @@ export function findBash(env: NodeJS.ProcessEnv): string | undefined {
     if (out.error || out.status === 3 || out.status === null) continue;
     if (out.status === 0 || !/No such file or directory/.test(out.stderr ?? '')) return path;
   }
+  return undefined;
+}
+
+/**
+ * The `cat` the bash fast path copies stdin with, by absolute path: an agent may run its
+ * hooks with a PATH that has none (bash would then post an empty copy, and the event would
+ * be lost). Undefined when there is none: no bash fast path.
+ */
+export function findCat(env: NodeJS.ProcessEnv): string | undefined {
+  for (const path of onPath('cat', env)) return path;
   return undefined;
 }

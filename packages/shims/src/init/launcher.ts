@@ -44,6 +44,8 @@ export interface LauncherOptions {
    * (curl loads some thirty shared libraries at every start).
    */
   bash?: string;
+  /** The `cat` the bash fast path runs, by absolute path (init's); default: from the PATH. */
+  cat?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ export interface LauncherOptions {
  * the variable is moved aside for the shim and put back for the collector it may start.
  */
 export function hookLauncher(options: LauncherOptions): string {
-  const { node, curl, bash } = options;
+  const { node, curl, bash, cat } = options;
   const runs = node
     ? `the hook script runs on Node ${node.version}`
     : 'kiro-learn-shim (from the PATH) runs';
@@ -102,7 +104,7 @@ export function hookLauncher(options: LauncherOptions): string {
 fi
 `;
   const shift = node ? 'shift\n' : '';
-  const fast = curl || bash ? fastPath({ curl, bash, fallback: shift + ca + after }) : '';
+  const fast = curl || bash ? fastPath({ curl, bash, cat, fallback: shift + ca + after }) : '';
   const run = `${shift}${ca}${curl || bash ? after : ''}${found} || exit 0
 exec ${command} "$@"
 `;

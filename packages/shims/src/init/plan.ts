@@ -8,7 +8,7 @@ import { defaultBundleDir } from '../bundles.js';
 import { ShimsError } from '../errors.js';
 import type { ShimSurface } from '../hook.js';
 import { INSTALL_SURFACES, type InstallSurface } from './detect.js';
-import { findBash, findCurl } from './fast-path.js';
+import { findBash, findCat, findCurl } from './fast-path.js';
 import { type FileChange, owned, removed, shower } from './files.js';
 import { gitignoreAdditions, gitignoreRemovals } from './gitignore.js';
 import type { InstallContext, InstallScope } from './installer.js';
@@ -107,7 +107,8 @@ export function planInit(options: InitOptions): Plan {
       : (options.node ?? chooseNode(process.execPath, env));
   const bundleDir = options.bundleDir ?? defaultBundleDir();
   const curl = options.curl === false ? undefined : (options.curl ?? findCurl(env));
-  const bash = options.bash === false ? undefined : (options.bash ?? findBash(env));
+  const cat = options.bash === false ? undefined : findCat(env);
+  const bash = cat && (options.bash === false ? undefined : (options.bash ?? findBash(env)));
   const kiroCliMajor =
     options.kiroCliMajor ?? (surfaces.includes('kiro-cli') ? kiroCliVersion(env) : undefined);
   const ctx: InstallContext = {
@@ -152,7 +153,7 @@ export function planInit(options: InitOptions): Plan {
       owned(
         join(data, 'bin', HOOK_LAUNCHER),
         show,
-        hookLauncher({ node, ...(curl ? { curl } : {}), ...(bash ? { bash } : {}) }),
+        hookLauncher({ node, ...(curl ? { curl } : {}), ...(bash ? { bash, cat } : {}) }),
         `hook launcher (Node ${node.version}${bash || curl ? `; ${[bash, curl].filter(Boolean).join(' or ')} while the collector is up` : ''})`,
         0o755,
       ),

@@ -116,9 +116,11 @@ export function pgData(ctx: PgContext): DataStore {
 
   /**
    * Waits (up to COMPACT_WAIT_MS) until no other session of this database still has a
-   * snapshot taken before the delete committed. VACUUM FULL copies rows such a snapshot
-   * can still see ("recently dead"), text and all: compacting while another collector, a
-   * psql session or an ANALYZE holds one would leave the forgotten text in the files.
+   * snapshot taken before the delete committed, or a transaction begun before it still
+   * running (even idle, without a snapshot: PostgreSQL's horizon counts its id too).
+   * VACUUM FULL copies rows those can still see ("recently dead"), text and all:
+   * compacting while another collector, a psql session or an ANALYZE is in one would
+   * leave the forgotten text in the files.
    * After the wait the rewrite runs anyway (best effort: the rows of a snapshot older still
    * go at the next VACUUM).
    */
@@ -128,7 +130,9 @@ export function pgData(ctx: PgContext): DataStore {
       const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
-          AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age(${xid}::xid)`.execute(db);
+          AND (age(backend_xmin) >= age(${xid}::xid) OR age(backend_xid) >= age(${xid}::xid))`.execute(
+        db,
+      );
       if ((rows[0]?.n ?? 0) === 0 || Date.now() >= until) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

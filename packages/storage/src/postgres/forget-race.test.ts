@@ -126,31 +126,32 @@ describe('PostgreSQL forget with compact', () => {
   });
 });
 
-describe('PostgreSQL forget with compact while another session reads', () => {
-  it('waits for a snapshot that can still see the forgotten rows, then rewrites them away', async () => {
+describe('PostgreSQL forget with compact while another session is in a transaction', () => {
+  // Another session of the database (a teammate's collector, a psql prompt, another
+  // schema's work) in a transaction begun before the forget: the deleted rows are still
+  // visible to it. It holds no lock on our tables, so VACUUM FULL would not wait for it
+  // by itself, and would copy the rows it can see into the new files.
+  it.each([
+    ['reading with a snapshot of its own', ['BEGIN ISOLATION LEVEL REPEATABLE READ', 'SELECT 1']],
+    ['idle after a write, without a snapshot', ['BEGIN', 'SELECT txid_current()']],
+  ])('waits for one %s, then rewrites the rows away', async (_, statements) => {
     const url = inject('postgresUrl');
     const schema = freshSchema();
     const storage = await openPostgresTemp({ schema });
     const secret = `zq${newEventId().toLowerCase()}`;
     await storage.putRecord(record({ namespace: NS, summary: `the key ${secret}` }));
-    // Another session of the database (a teammate's collector, a psql prompt, another
-    // schema's work) in a transaction whose snapshot predates the forget: the deleted rows
-    // are still visible to it. It holds no lock on our tables, so VACUUM FULL would not
-    // wait for it by itself.
-    const reader = new pg.Client({ connectionString: url });
-    await reader.connect();
-    onCleanup(() => reader.end());
-    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-    await reader.query('SELECT 1');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    onCleanup(() => other.end());
+    for (const statement of statements) await other.query(statement);
     let compacted = false;
     const forget = storage.forget({ namespace: NS }, { compact: true }).then((counts) => {
       compacted = true;
       return counts;
     });
-    // The forget waits for it rather than copying the rows it can see into the new files.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(compacted).toBe(false);
-    await reader.query('COMMIT');
+    await other.query('COMMIT');
     await expect(forget).resolves.toMatchObject({ records: 1 });
     expect(await schemaFilesHolding(url, schema, secret)).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { parseNamespace } from '@kiro-learn/schema';
 import { describe, expect, it } from 'vitest';
 import type { StorageBackend } from '../../src/index.js';
 import { event, NS, record } from '../helpers.js';
-import type { BackendFactory } from './types.js';
+import { type BackendFactory, holding } from './types.js';
 
 const OTHER = '/actor/alice/project/side-project/';
 
@@ -23,11 +23,9 @@ export function sharingConformance({ open, reopen }: BackendFactory): void {
     });
 
     it('sharing queues what the project holds, oldest first, once', async () => {
-      const storage = await open();
       const old = record({ created_at: '2026-01-01T00:00:00.000Z' });
       const newer = record({ created_at: '2026-02-01T00:00:00.000Z' });
-      await storage.putRecord(newer);
-      await storage.putRecord(old);
+      const storage = await holding({ open }, newer, old);
       await storage.putRecord(record({ namespace: OTHER }));
       expect(await storage.sharing.share(NS, 'payments-api')).toEqual({ added: true, queued: 2 });
       expect(await storage.sharing.share(NS, 'payments-api')).toEqual({ added: false, queued: 0 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/index.js';
 import { event, NS, record } from '../helpers.js';
-import type { BackendFactory } from './types.js';
+import { type BackendFactory, holding } from './types.js';
 
 const OTHER = '/actor/alice/project/other/';
 const titles = (records: ReadonlyArray<{ title: string }>) => records.map((r) => r.title);
@@ -10,11 +10,9 @@ const titles = (records: ReadonlyArray<{ title: string }>) => records.map((r) =>
 export function supersessionConformance({ open, reopen }: BackendFactory): void {
   describe('questions a record answers', () => {
     it('round-trip, and a record without them reads back without the field', async () => {
-      const storage = await open();
       const asked = record({ questions: ['Which queue do we use?', 'Where do jobs go?'] });
       const plain = record();
-      await storage.putRecord(asked);
-      await storage.putRecord(plain);
+      const storage = await holding({ open }, asked, plain);
       expect(await storage.getRecord(asked.record_id)).toEqual(asked);
       const back = await storage.getRecord(plain.record_id);
       expect(back).toEqual(plain);
@@ -22,15 +20,15 @@ export function supersessionConformance({ open, reopen }: BackendFactory): void 
     });
 
     it('are searched as their own field, weighted by `questions`', async () => {
-      const storage = await open();
-      await storage.putRecord(
+      const storage = await holding(
+        { open },
         record({
           title: 'Jobs go through SQS',
           summary: 'Moved the job queue off Redis.',
           questions: ['Which message broker carries background work?'],
         }),
+        record({ title: 'Broker outage notes', summary: 'Unrelated.' }),
       );
-      await storage.putRecord(record({ title: 'Broker outage notes', summary: 'Unrelated.' }));
       const hits = await storage.searchRecords({ namespace: NS, query: 'broker', limit: 5 });
       expect(titles(hits.map((h) => h.record))).toEqual([
         'Broker outage notes',
@@ -105,11 +103,9 @@ export function supersessionConformance({ open, reopen }: BackendFactory): void 
     });
 
     it('undoes: the record is current again', async () => {
-      const storage = await open();
       const old = record({ title: 'Timeout is 10 s' });
       const fresh = record({ title: 'Timeout is 30 s' });
-      await storage.putRecord(old);
-      await storage.putRecord(fresh);
+      const storage = await holding({ open }, old, fresh);
       await storage.supersedeRecord({ recordId: old.record_id, supersededBy: fresh.record_id });
       expect(await storage.clearSupersession(old.record_id)).toEqual(old);
       expect(await storage.getRecord(old.record_id)).toEqual(old);
@@ -147,11 +143,9 @@ export function supersessionConformance({ open, reopen }: BackendFactory): void 
     });
 
     it('deleting or forgetting the newer record makes the older current again; replacing it keeps the link', async () => {
-      const storage = await open();
       const old = record({ title: 'Port 8080' });
       const fresh = record({ title: 'Port 9090' });
-      await storage.putRecord(old);
-      await storage.putRecord(fresh);
+      const storage = await holding({ open }, old, fresh);
       await storage.supersedeRecord({
         recordId: old.record_id,
         supersededBy: fresh.record_id,

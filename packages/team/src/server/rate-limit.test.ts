@@ -6,15 +6,22 @@ function clock() {
   return { now: () => at, advance: (ms: number) => (at += ms) };
 }
 
+/** A limiter on a hand-advanced clock; each limit is off (0) unless `limits` sets it. */
+function limiterWith(limits: Partial<Parameters<typeof createRateLimiter>[0]>) {
+  const time = clock();
+  const limiter = createRateLimiter({
+    failedAuthPerMinute: 0,
+    memberPerSecond: 0,
+    memberBurst: 0,
+    ...limits,
+    now: time.now,
+  });
+  return { time, limits: limiter };
+}
+
 describe('createRateLimiter', () => {
   it('lets an address fail its allowance at once, then one failure per interval', () => {
-    const time = clock();
-    const limits = createRateLimiter({
-      failedAuthPerMinute: 6,
-      memberPerSecond: 0,
-      memberBurst: 0,
-      now: time.now,
-    });
+    const { time, limits } = limiterWith({ failedAuthPerMinute: 6 });
     for (let i = 0; i < 6; i++) {
       expect(limits.addressWait('10.0.0.1')).toBe(0);
       limits.failedAuth('10.0.0.1');
@@ -31,13 +38,7 @@ describe('createRateLimiter', () => {
   });
 
   it("limits each member's requests to a burst, then a steady rate, with the wait to say", () => {
-    const time = clock();
-    const limits = createRateLimiter({
-      failedAuthPerMinute: 0,
-      memberPerSecond: 2,
-      memberBurst: 5,
-      now: time.now,
-    });
+    const { time, limits } = limiterWith({ memberPerSecond: 2, memberBurst: 5 });
     for (let i = 0; i < 5; i++) expect(limits.memberWait('alice')).toBe(0);
     expect(limits.memberWait('alice')).toBe(1);
     expect(limits.memberWait('bob')).toBe(0);
@@ -51,14 +52,7 @@ describe('createRateLimiter', () => {
   });
 
   it('tracks a bounded number of keys, dropping idle ones first', () => {
-    const time = clock();
-    const limits = createRateLimiter({
-      failedAuthPerMinute: 1,
-      memberPerSecond: 0,
-      memberBurst: 0,
-      maxTracked: 100,
-      now: time.now,
-    });
+    const { limits } = limiterWith({ failedAuthPerMinute: 1, maxTracked: 100 });
     limits.failedAuth('attacker');
     for (let i = 0; i < 10_000; i++) limits.failedAuth(`spoofed-${i}`);
     // Memory stays bounded however many addresses fail: the oldest went, and starts afresh;
