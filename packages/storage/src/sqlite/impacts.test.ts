@@ -34,11 +34,17 @@ function randomRecord(namespace: string) {
 }
 
 /** The writer (impact table for every search) and a reader that never uses it. */
-async function pair(): Promise<{ fast: SqliteStorage; fts: SqliteStorage }> {
+async function pair(maxPostings?: number): Promise<{ fast: SqliteStorage; fts: SqliteStorage }> {
   const path = join(tempDir(), 'kiro-learn.db');
-  const fast = await openSqliteStorage({ path, impactMinPostings: 0 });
+  const search = maxPostings === undefined ? {} : { search: { maxPostings } };
+  const fast = await openSqliteStorage({ path, impactMinPostings: 0, ...search });
   onCleanup(() => fast.close());
-  const fts = await openSqliteStorage({ path, impactMinPostings: Infinity, readOnly: true });
+  const fts = await openSqliteStorage({
+    path,
+    impactMinPostings: Infinity,
+    readOnly: true,
+    ...search,
+  });
   onCleanup(() => fts.close());
   return { fast, fts };
 }
@@ -134,6 +140,23 @@ describe('impact-ordered search', () => {
     await expect.poll(() => pending(fast), { timeout: 10_000 }).toBe(0);
     expect(await postings(fast)).toBeGreaterThan(150);
     await expectSameRanking(fast, fts, 10);
+  });
+
+  it('keeps no rows for words past the postings budget, which no search uses', async () => {
+    const { fast, fts } = await pair(40);
+    for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(NS));
+    expect(await pending(fast)).toBe(0);
+    const { rows: stopped } = await sql<{
+      term: string;
+    }>`SELECT term FROM impact_stopped`.execute(fast.db);
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const { term } of stopped) {
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT count(*) AS n FROM impact_postings WHERE term = ${term}`.execute(fast.db);
+      expect(rows[0]!.n).toBe(0);
+    }
+    await expectSameRanking(fast, fts, 20);
   });
 
   it('keeps no rows of a deleted record, at once', async () => {

@@ -87,7 +87,55 @@ interface QueuedRow {
  * Turns up to `max` queued records into impact rows (synchronous: run it inside a write
  * transaction). Returns how many were taken off the queue.
  */
-export function drainImpacts(statements: StatementCache, max: number): number {
+/**
+ * Terms in more records than the postings budget: no search plan keeps them (planQuery),
+ * so their rows would only take space (a word in every record is a row per record). They
+ * are dropped once counted past the budget and never written again (`impact_stopped`);
+ * counts are FTS5's, cached per term until the index grew by a tenth.
+ */
+export class StopTerms {
+  readonly #counted = new Map<string, number>();
+  readonly #maxPostings: number;
+  #stopped = new Set<string>();
+  constructor(maxPostings: number) {
+    this.#maxPostings = maxPostings;
+  }
+
+  /** Reads the stopped terms (at the start of every drain: a rolled-back one may have added some). */
+  load(statements: StatementCache): void {
+    this.#stopped = new Set(
+      statements.prepare('SELECT term FROM impact_stopped').pluck().all() as string[],
+    );
+  }
+
+  /** Whether `term` is (now) past the budget; stops it when it just went past. */
+  check(statements: StatementCache, term: string, rows: number): boolean {
+    const stopped = this.#stopped;
+    if (stopped.has(term)) return true;
+    const at = this.#counted.get(term);
+    if (at !== undefined && rows <= at * 1.1) return false;
+    const df = Number(
+      statements.prepare('SELECT doc FROM memory_vocab WHERE term = ?').pluck().get(term) ?? 0,
+    );
+    if (df <= this.#maxPostings) {
+      if (this.#counted.size >= 100_000) this.#counted.clear();
+      this.#counted.set(term, rows);
+      return false;
+    }
+    statements.prepare('INSERT OR IGNORE INTO impact_stopped (term) VALUES (?)').run(term);
+    statements.prepare('DELETE FROM impact_postings WHERE term = ?').run(term);
+    stopped.add(term);
+    this.#counted.delete(term);
+    return true;
+  }
+
+  /** Forgets the counts (after a failed drain). */
+  reset(): void {
+    this.#counted.clear();
+  }
+}
+
+export function drainImpacts(statements: StatementCache, max: number, stop?: StopTerms): number {
   const queued = statements
     .prepare(
       `SELECT q.rid, r.namespace, r.title, r.summary, r.facts, r.concepts, r.files, r.questions, r.ns_token
@@ -142,6 +190,8 @@ export function drainImpacts(statements: StatementCache, max: number): number {
   const insert = statements.prepare(
     'INSERT OR REPLACE INTO impact_postings (term, ns, impact, rid, tf, len) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  stop?.load(statements);
+  const rows = stop ? indexTotals(statements).rows : 0;
   for (const row of present) {
     const d = docs.get(row.rid);
     clear.run(row.rid);
@@ -149,6 +199,7 @@ export function drainImpacts(statements: StatementCache, max: number): number {
     let ns = nsId.get(row.namespace) as number | undefined;
     if (ns === undefined) ns = Number(newNs.run(row.namespace).lastInsertRowid);
     for (const [term, counts] of d.terms) {
+      if (stop?.check(statements, term, rows)) continue;
       const f = weightedFrequency(packCounts(counts), REFERENCE_WEIGHTS);
       const impact = Math.floor(contribution(f, d.length, REFERENCE_AVGDL) * SCALE);
       insert.run(term, ns, impact, row.rid, packCounts(counts), d.length);

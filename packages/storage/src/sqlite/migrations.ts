@@ -485,6 +485,13 @@ export const MIGRATIONS: readonly Migration[] = [
       END`,
     ],
   },
+  {
+    // Terms no search can use any more (in more records than the postings budget: the
+    // planner drops them) lose their impact rows and get none again; a search that asks
+    // for one after all (a larger budget) is scored in FTS5.
+    name: '0014_impact_stopped_terms',
+    statements: ['CREATE TABLE impact_stopped (term TEXT PRIMARY KEY) WITHOUT ROWID'],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

@@ -13,7 +13,7 @@ import { sqliteClaims } from './claims.js';
 import type { SqliteContext } from './context.js';
 import { sqliteData } from './data.js';
 import { sqliteEvents } from './events.js';
-import { createImpactScratch, drainImpacts, impactsPending } from './impacts.js';
+import { createImpactScratch, drainImpacts, impactsPending, StopTerms } from './impacts.js';
 import { corruptError, isCorruption } from './integrity.js';
 import { sqliteLogs } from './logs.js';
 import { sqliteMembers } from './members.js';
@@ -155,11 +155,13 @@ function compose(
   // every batch (a new record is searchable the fast way once committed), and the rest
   // (the backfill after the migration, writes made outside the batcher) in small batches
   // of their own between other work. A failure leaves them queued: search falls back to FTS5.
-  const drain = sqlite.transaction((max: number) => drainImpacts(statements, max));
+  const stop = new StopTerms(options.search?.maxPostings ?? DEFAULT_MAX_POSTINGS);
+  const drain = sqlite.transaction((max: number) => drainImpacts(statements, max, stop));
   const drainSome = (max: number) => {
     try {
       return drain(max);
     } catch {
+      stop.reset();
       return 0;
     }
   };
@@ -216,6 +218,8 @@ function compose(
       maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
       termCounts,
       impactMinPostings: options.impactMinPostings ?? 2000,
+      impactStopped: (term) =>
+        statements.prepare('SELECT 1 FROM impact_stopped WHERE term = ?').get(term) !== undefined,
       onImpactsPending: scheduleDrain,
     }),
     ...sqliteVectors(ctx, options.vectors),

@@ -25,6 +25,8 @@ export interface SqliteSearchSettings {
    * FTS5 scoring every hit is as cheap. Infinity: never.
    */
   impactMinPostings: number;
+  /** Whether the impact table keeps no rows for `term` (see StopTerms). */
+  impactStopped: (term: string) => boolean;
   /** Called when the impact table is incomplete (queued records): tokenise them soon. */
   onImpactsPending: () => void;
 }
@@ -204,7 +206,7 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
     let postings = 0;
     for (const word of words) {
       const of = stats.filter((s) => s.word === word);
-      if (of.length !== 1) return undefined;
+      if (of.length !== 1 || settings.impactStopped(of[0]!.term)) return undefined;
       terms.push({ term: of[0]!.term, df: of[0]!.df });
       postings += of[0]!.df;
     }
