@@ -703,40 +703,36 @@ describe.each(TRANSPORTS)('the fast path through %s', (to) => {
       await storedOnce(`sess-no-hooks-${to}`);
     });
 
-    it('runs the shim when the collector does not answer in time, and it stores once', async () => {
-      const silent = createServer(() => {
-        // accepts and never answers
-      });
-      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-      try {
-        const port = (silent.address() as { port: number }).port;
-        const side = sideWith(`silent-${to}`, { pid: 1, host: '127.0.0.1', port, hooks: true });
-        const ran = await runHook(side, 'claude-code', [], prompt(`sess-silent-${to}`));
-        expect(ran.code).toBe(0);
-        await storedOnce(`sess-silent-${to}`);
-      } finally {
-        silent.close();
-      }
-    }, 30_000);
-
-    it('runs the shim when the collector’s port closes each connection at once', async () => {
+    it.each([
+      // accepts and never answers
+      ['does not answer in time', 'silent', () => createServer(() => {})],
       // A collector stopping: the hook's request may meet a closed socket (SIGPIPE).
-      const closing = createServer((socket) => socket.destroy());
-      await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
-      try {
-        const port = (closing.address() as { port: number }).port;
-        const side = sideWith(`closing-${to}`, { pid: 1, host: '127.0.0.1', port, hooks: true });
-        const ran = await runHook(side, 'claude-code', [], prompt(`sess-closing-${to}`));
-        expect(ran.code).toBe(0);
-        await storedOnce(`sess-closing-${to}`);
-      } finally {
-        closing.close();
-      }
-    });
+      [
+        'closes each connection at once',
+        'closing',
+        () => createServer((socket) => socket.destroy()),
+      ],
+    ])(
+      'runs the shim when the collector’s port %s, and it stores once',
+      async (_, name, serve) => {
+        const server = serve();
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+          const port = (server.address() as { port: number }).port;
+          const side = sideWith(`${name}-${to}`, { pid: 1, host: '127.0.0.1', port, hooks: true });
+          const ran = await runHook(side, 'claude-code', [], prompt(`sess-${name}-${to}`));
+          expect(ran.code).toBe(0);
+          await storedOnce(`sess-${name}-${to}`);
+        } finally {
+          server.close();
+        }
+      },
+      30_000,
+    );
 
-    it.skipIf(to !== 'bash')(
-      'runs the shim when the cat bash copies stdin with is gone',
-      async () => {
+    // Only bash copies stdin with cat; curl reads it itself.
+    if (to === 'bash') {
+      it('runs the shim when the cat bash copies stdin with is gone', async () => {
         const side = sideWith(
           'no-cat',
           undefined,
@@ -753,8 +749,8 @@ describe.each(TRANSPORTS)('the fast path through %s', (to) => {
         const ran = await runHook(side, 'claude-code', [], prompt('sess-no-cat'));
         expect(ran.code).toBe(0);
         await storedOnce('sess-no-cat');
-      },
-    );
+      });
+    }
 
     it(`runs the shim when ${to} is missing`, async () => {
       const missing = join(base, `no-such-${to}`);
