@@ -31,10 +31,11 @@ export async function stopCollector(io: CommandIO): Promise<boolean> {
   const address = cliAddress(io.env);
   const files = daemonFiles(address.home);
   // A collector busy on a loaded machine may take seconds to answer: given a few, it is
-  // asked to stop gracefully (SIGTERM) rather than waited for and killed.
+  // asked to stop gracefully (SIGTERM) rather than waited for and killed, and another data
+  // dir's is named rather than missed (a free port refuses at once: no wait then).
   const health = isFileLocked(files.lock)
     ? await probeRunning(address, files.lock, PATIENCE_MS)
-    : await probe(address);
+    : await probe(address, PATIENCE_MS);
   // Looked at after the wait: meanwhile a collector that was stopping may have finished
   // (and another `stop` removed its PID file).
   const locked = isFileLocked(files.lock);
