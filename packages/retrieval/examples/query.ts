@@ -19,7 +19,9 @@ await storage.putRecord(
   }),
 );
 
-const retriever = createRetriever({ storage, contextTokens: 1000, log: false });
+// A first query in a fresh process also opens the search index (the collector does that at
+// start-up), so this one-shot script allows more than the default 500 ms budget.
+const retriever = createRetriever({ storage, contextTokens: 1000, budgetMs: 5000, log: false });
 const prompt = 'why do the webhook signatures fail?';
 // What the prompt hook injects: ranked, within the retrieval budget and 1,000 tokens.
 const result = await retriever.retrieve({ namespace, prompt, sessionId: 'example' });
