@@ -65,7 +65,7 @@ interface Run {
 /** `kiro-learn reindex` on `home`, timed, with its CPU time (printed by an exit hook). */
 function reindex(cliPath: string, home: string): Promise<Run> {
   const hook = `data:text/javascript,${encodeURIComponent(
-    "import { writeSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, `\\nbench-cpu ${u.user + u.system}\\n`); });",
+    "import { writeSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, '\\nbench-cpu ' + (u.user + u.system) + '\\n'); });",
   )}`;
   return new Promise((resolve, reject) => {
     const started = performance.now();
