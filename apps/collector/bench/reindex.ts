@@ -59,6 +59,8 @@ interface Run {
   cpu: number;
   /** Its CPU seconds at the first progress line (Linux; else 0). */
   firstCpu: number;
+  /** Records done and CPU seconds at each progress line (Linux; else empty). */
+  steps: Array<{ done: number; cpu: number }>;
   output: string;
 }
 
@@ -78,6 +80,7 @@ function reindex(cliPath: string, home: string): Promise<Run> {
     let firstProgress = 0;
     let firstDone = 0;
     let firstCpu = 0;
+    const steps: Run['steps'] = [];
     child.stdout.on('data', (d) => {
       output += String(d);
       const m = /^(\d+)\/\d+ \(/m.exec(output);
@@ -86,6 +89,9 @@ function reindex(cliPath: string, home: string): Promise<Run> {
         firstDone = Number(m[1]);
         firstCpu = cpuSeconds(child.pid!);
       }
+      const last = [...String(d).matchAll(/^(\d+)\/\d+ \(/gm)].at(-1);
+      const cpu = cpuSeconds(child.pid!);
+      if (last && cpu > 0) steps.push({ done: Number(last[1]), cpu });
     });
     child.stderr.on('data', (d) => {
       errors += String(d);
@@ -100,6 +106,7 @@ function reindex(cliPath: string, home: string): Promise<Run> {
           firstDone,
           cpu,
           firstCpu,
+          steps,
           output,
         });
     });
@@ -222,6 +229,16 @@ try {
     console.log(
       `    CPU after the first progress line     ${f(perCpu)} records per CPU-second (${(1000 / perCpu).toFixed(2)} ms a record) = ${(perCpu / limitCpu).toFixed(2)}× the GEMM limit`,
     );
+    // CPU per record along the run: a rise would be the database's growth, not the load.
+    const along = r.steps
+      .slice(1)
+      .map((step, i) => (1000 * (step.cpu - r.steps[i]!.cpu)) / (step.done - r.steps[i]!.done))
+      .filter((ms) => Number.isFinite(ms) && ms > 0);
+    if (along.length > 0) {
+      console.log(
+        `    CPU per record between progress lines  ${along.map((ms) => ms.toFixed(2)).join(', ')} ms`,
+      );
+    }
     console.log(
       `    100,000 records                       ${f(100_000 / steady / 60, 0)} min at this load; ${(100_000 / (2 * perCpu) / 60).toFixed(1)} min on two cores of its own at this CPU cost (${f(2 * perCpu)} records/s)`,
     );

@@ -34,7 +34,7 @@ export interface Embedder {
   readonly runtime: EmbeddingRuntime;
   /**
    * Why onnxruntime-node is not the runtime, when the `auto` preference fell back to the
-   * WASM engine (5 to 10 times slower): not installed, or it did not load here.
+   * WASM engine (10 to 30 times slower): not installed, or it did not load here.
    */
   readonly fallbackReason?: string;
   /** One L2-normalised vector per text, in order. Rejects with EmbeddingError. */

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
@@ -75,7 +75,7 @@ the vectors of other models are deleted.
       if (embedder.runtime === 'wasm' && total > 0) {
         line(
           io.stdout,
-          'the WASM engine is the slow path (about 0.5 records/s per core): reinstall with onnxruntime-node for ~30× the speed',
+          `the WASM engine is the slow path (${WASM_SLOWDOWN} slower than onnxruntime-node; hours for 100,000 records): reinstall with onnxruntime-node`,
         );
       }
       // A model per core for a long run, one thread each: independent texts scale better
