@@ -73,13 +73,25 @@ const stemsOf = new WeakMap<MemoryRecord, Set<string>>();
 function recordStems(record: MemoryRecord): Set<string> {
   let stems = stemsOf.get(record);
   if (!stems) {
-    stems = ownStems(
-      [record.title, record.summary, ...record.facts, ...record.concepts].join('\n'),
-    );
+    const text = [record.title, record.summary, ...record.facts, ...record.concepts].join('\n');
+    stems = stemsOfText.get(text);
+    if (!stems) {
+      stems = ownStems(text);
+      if (text.length <= MAX_CACHED_LENGTH) {
+        if (stemsOfText.size >= MAX_CACHED_TEXTS) stemsOfText.clear();
+        stemsOfText.set(text, stems);
+      }
+    }
     stemsOf.set(record, stems);
   }
   return stems;
 }
+
+// And by text: each prompt fetches its candidates afresh (new objects), mostly the same
+// records as the prompts before.
+const stemsOfText = new Map<string, Set<string>>();
+const MAX_CACHED_TEXTS = 2_000;
+const MAX_CACHED_LENGTH = 8_192;
 
 /** True for a record with facts or files: what a turn did, which a question alone never has. */
 function hasOutcomeFields(record: MemoryRecord): boolean {

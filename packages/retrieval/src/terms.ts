@@ -35,19 +35,37 @@ export function splitParts(text: string): string[] {
  * (cache, caches, cached, caching) to one key, never to produce a real stem.
  */
 export function stem(word: string): string {
+  if (word.length > MAX_CACHED_LENGTH) return stemOf(word);
+  let out = stems.get(word);
+  if (out === undefined) {
+    out = stemOf(word);
+    // Bounded: a pasted blob brings new words, and a long-lived collector sees many.
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stems.set(word, out);
+  }
+  return out;
+}
+
+// Stems of the words seen lately: one retrieval stems every word of 40 candidates several
+// times over (ranking, the echo checks, the repeat rule), mostly the same few hundred words.
+const stems = new Map<string, string>();
+const MAX_STEMS = 20_000;
+const MAX_CACHED_LENGTH = 64;
+const RULES: ReadonlyArray<readonly [string, string]> = [
+  ['ies', 'y'],
+  ['ing', ''],
+  ['ers', ''],
+  ['er', ''],
+  ['ed', ''],
+  ['es', ''],
+  ['s', ''],
+];
+
+function stemOf(word: string): string {
   const w = word.toLowerCase();
   if (w.length <= 3) return w;
-  const rules: Array<[string, string]> = [
-    ['ies', 'y'],
-    ['ing', ''],
-    ['ers', ''],
-    ['er', ''],
-    ['ed', ''],
-    ['es', ''],
-    ['s', ''],
-  ];
   let out = w;
-  for (const [suffix, replacement] of rules) {
+  for (const [suffix, replacement] of RULES) {
     if (out.endsWith(suffix) && !(suffix === 's' && out.endsWith('ss'))) {
       const candidate = out.slice(0, -suffix.length) + replacement;
       if (candidate.length >= 3) {

@@ -4,7 +4,7 @@
  * as strings). Each backend's aggregate module calls these instead of keeping its own copy.
  */
 import type { Event } from '@kiro-learn/schema';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type {
   EventPage,
   ExtractionLogEntry,
@@ -119,7 +119,14 @@ export async function listRetrievalEntries(
     q = q.where('created_at', '>=', query.since).orderBy('created_at', 'desc');
   }
   const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
-  return rows.map((row) => ({
+  return rows.map(retrievalEntryOfRow);
+}
+
+/** A retrieval log row as an entry. */
+export function retrievalEntryOfRow(
+  row: Selectable<PortableTables['retrieval_log']>,
+): RetrievalLogEntry {
+  return {
     id: Number(row.id),
     namespace: row.namespace,
     ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
@@ -132,7 +139,7 @@ export async function listRetrievalEntries(
     budgetCut: flag(row.budget_cut),
     ...(row.error !== null ? { error: row.error } : {}),
     createdAt: row.created_at,
-  }));
+  };
 }
 
 /** The extraction log, newest first. */

@@ -294,10 +294,31 @@ export function impactTopK(
     return { term: t.term, idf, impact: -1, rid: 0, done: false, bound: idf * (K1 + 1) * widen };
   });
   const seen = new Map<number, { score: number; mask: number }>();
+  // The limit-th best score so far: a typed array's numeric sort, not a comparator's.
   const kth = () => {
     if (seen.size < limit) return 0;
-    const scores = [...seen.values()].map((s) => s.score).sort((a, b) => b - a);
-    return scores[limit - 1]!;
+    const scores = new Float64Array(seen.size);
+    let i = 0;
+    for (const s of seen.values()) scores[i++] = s.score;
+    return scores.sort()[seen.size - limit]!;
+  };
+  // Whether the limit-th best score is at least `x` (kth() >= x), counted without a sort:
+  // asked after every page, and the answer is mostly no.
+  const kthReaches = (x: number) => {
+    let n = 0;
+    for (const s of seen.values()) if (s.score >= x && ++n >= limit) return true;
+    return false;
+  };
+  // A term's packed counts repeat across rows (most records hold a word once or twice):
+  // their weighted frequency is computed once a search.
+  const frequencies = new Map<number, number>();
+  const frequency = (tf: number) => {
+    let f = frequencies.get(tf);
+    if (f === undefined) {
+      f = weightedFrequency(tf, w);
+      frequencies.set(tf, f);
+    }
+    return f;
   };
   for (;;) {
     let list = lists[0]!;
@@ -310,7 +331,7 @@ export function impactTopK(
     ) as Array<[number, number, number, number]>;
     const bit = 1 << lists.indexOf(list);
     for (const [impact, rid, tf, len] of rows) {
-      const add = list.idf * contribution(weightedFrequency(tf, w), len, avgdl);
+      const add = list.idf * contribution(frequency(tf), len, avgdl);
       const s = seen.get(rid);
       if (s) {
         s.score += add;
@@ -324,8 +345,8 @@ export function impactTopK(
       list.bound = 0;
     } else list.bound = (list.idf * (list.impact + 1) * widen) / SCALE;
     const unread = lists.reduce((sum, l) => sum + l.bound, 0);
+    if (seen.size < limit || !kthReaches(unread)) continue;
     const threshold = kth();
-    if (seen.size < limit || unread > threshold) continue;
     // No unread record can pass; a partly seen one might, with its missing terms.
     let open = false;
     for (const s of seen.values()) {
@@ -339,9 +360,12 @@ export function impactTopK(
     }
     if (!open) break;
   }
-  const ranked = [...seen.entries()]
-    .map(([rid, s]) => ({ rid, ...s }))
-    .sort((a, b) => b.score - a.score || b.rid - a.rid);
+  // Only records at or above the limit-th score can be in the top: the rest are not sorted.
+  const cut = kth();
+  const ranked: Array<{ rid: number; score: number; mask: number }> = [];
+  for (const [rid, s] of seen)
+    if (s.score >= cut) ranked.push({ rid, score: s.score, mask: s.mask });
+  ranked.sort((a, b) => b.score - a.score || b.rid - a.rid);
   // The top records' terms not read yet: looked up by rid (a term past its list's read
   // part still counts in full).
   const top = ranked.slice(0, limit);
@@ -354,7 +378,7 @@ export function impactTopK(
       if ((hit.mask & (1 << i)) !== 0 || l.done) continue;
       const row = missing.raw().get(hit.rid, l.term, ns) as [number, number] | undefined;
       if (!row) continue;
-      hit.score += l.idf * contribution(weightedFrequency(row[0], w), row[1], avgdl);
+      hit.score += l.idf * contribution(frequency(row[0]), row[1], avgdl);
       changed = true;
     }
   }

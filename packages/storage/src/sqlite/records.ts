@@ -1,6 +1,7 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
-import type { RecordStore } from '../backend.js';
+import type { ListRecordsOptions, RecordStore } from '../backend.js';
 import { listRecordPage } from '../portable.js';
+import { RECORD_COLUMNS, type RecordColumns, recordOfColumns } from '../rows.js';
 import { checkLink, followChain } from '../supersession.js';
 import { now, type SqliteContext, selectInChunks } from './context.js';
 import { recordFromRow, rowFromRecord } from './rows.js';
@@ -132,9 +133,36 @@ export function sqliteRecords(ctx: SqliteContext): RecordStore {
 
     async listRecords(query) {
       ctx.ensureOpen();
-      return listRecordPage(db, query);
+      if (!plainListing(query)) return listRecordPage(db, query);
+      // A project's newest records (retrieval's working set asks on every prompt): the same
+      // page as listRecordPage, through prepared statements instead of built queries.
+      const rows = ctx.statements
+        .prepare(
+          `SELECT ${RECORD_COLUMNS.join(', ')} FROM memory_records WHERE namespace = ?
+           ORDER BY created_at DESC, record_id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(query.namespace, query.limit, query.offset ?? 0) as RecordColumns[];
+      const total = ctx.statements
+        .prepare('SELECT sum(memories) FROM namespace_counts WHERE namespace = ?')
+        .pluck()
+        .get(query.namespace) as number | null;
+      return { items: rows.map(recordOfColumns), total: Number(total ?? 0) };
     },
   };
+}
+
+/** A listing of one namespace with no other filter. */
+function plainListing(
+  query: ListRecordsOptions,
+): query is ListRecordsOptions & { namespace: string } {
+  return (
+    query.namespace !== undefined &&
+    query.observationType === undefined &&
+    query.strategy === undefined &&
+    query.since === undefined &&
+    query.until === undefined &&
+    query.current !== true
+  );
 }
 
 /** Newest first by `created_at`, then id (the order of listRecords). */

@@ -53,25 +53,52 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
   const { db, sqlite, statements } = ctx;
   const { termCounts, maxPostings } = settings;
   let dfStatement: Database.Statement | undefined;
+  const wordTerms = new Map<string, readonly string[]>();
 
-  /** Index terms and document frequencies of prompt words, via the scratch FTS table. */
+  /**
+   * The index terms of each word (the tokenizer is FTS5's, through the scratch table), cached:
+   * a word's terms never change, and prompts repeat words, so most searches open no
+   * transaction on the scratch table at all.
+   */
+  function termsOf(words: readonly string[]): Array<readonly string[]> {
+    const missing = words.filter((word) => !wordTerms.has(word));
+    if (missing.length > 0) {
+      const insert = statements.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+      const load = sqlite.transaction(() => {
+        for (const [i, word] of missing.entries()) insert.run(i + 1, word);
+        const instances = statements
+          .prepare('SELECT term, doc FROM temp.query_terms_vocab')
+          .all() as Array<{ term: string; doc: number }>;
+        sqlite.exec('DELETE FROM temp.query_terms');
+        return instances;
+      });
+      const found = new Map<string, string[]>(missing.map((word) => [word, []]));
+      for (const { term, doc } of load() as Array<{ term: string; doc: number }>) {
+        const terms = found.get(missing[doc - 1]!);
+        if (terms && !terms.includes(term)) terms.push(term);
+      }
+      if (wordTerms.size + found.size > MAX_CACHED_WORDS) wordTerms.clear();
+      for (const [word, terms] of found) wordTerms.set(word, terms);
+    }
+    return words.map((word) => wordTerms.get(word) ?? []);
+  }
+
+  /**
+   * Index terms and document frequencies of prompt words: each term once, for the first
+   * word that has it, in the order the scratch table lists them (by term, as SQLite
+   * compares text: by code point).
+   */
   function termStats(words: readonly string[], totalDocs: number): TermStat[] {
-    const insert = statements.prepare('INSERT INTO temp.query_terms (rowid, word) VALUES (?, ?)');
+    const pairs: Array<{ term: string; at: number }> = [];
+    for (const [at, terms] of termsOf(words).entries())
+      for (const term of terms) pairs.push({ term, at });
+    pairs.sort((a, b) => byCodePoint(a.term, b.term) || a.at - b.at);
     const stats: TermStat[] = [];
-    const load = sqlite.transaction(() => {
-      for (const [i, word] of words.entries()) insert.run(i + 1, word);
-      const instances = statements
-        .prepare('SELECT term, doc FROM temp.query_terms_vocab')
-        .all() as Array<{ term: string; doc: number }>;
-      sqlite.exec('DELETE FROM temp.query_terms');
-      return instances;
-    });
-    const instances = load() as Array<{ term: string; doc: number }>;
     const seen = new Set<string>();
-    for (const { term, doc } of instances) {
-      const word = words[doc - 1];
-      if (word === undefined || seen.has(term)) continue;
+    for (const { term, at } of pairs) {
+      if (seen.has(term)) continue;
       seen.add(term);
+      const word = words[at]!;
       stats.push({ word, term, df: documentFrequency(word, term, totalDocs) });
     }
     return stats;
@@ -259,22 +286,12 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
       ctx.ensureOpen();
       const words = tokenize(query.query);
       if (words.length === 0 || query.limit <= 0) return [];
-      const counts = await db
-        .selectFrom('namespace_counts')
-        .select((eb) => [
-          eb.fn.sum<number>('memories').as('n'),
-          eb.fn
-            .sum<number>(
-              eb
-                .case()
-                .when('namespace', '=', query.namespace ?? '')
-                .then(eb.ref('memories'))
-                .else(0)
-                .end(),
-            )
-            .as('own'),
-        ])
-        .executeTakeFirst();
+      const counts = statements
+        .prepare(
+          `SELECT sum(memories) AS n, sum(CASE WHEN namespace = ? THEN memories ELSE 0 END) AS own
+           FROM namespace_counts`,
+        )
+        .get(query.namespace ?? '') as { n: number | null; own: number | null } | undefined;
       const totalDocs = Number(counts?.n ?? 0);
       const share = totalDocs > 0 ? Number(counts?.own ?? 0) / totalDocs : 0;
       const stats = termStats(words, totalDocs);
@@ -289,6 +306,22 @@ export function sqliteSearch(ctx: SqliteContext, settings: SqliteSearchSettings)
       }
     },
   };
+}
+
+/** Words whose index terms are kept (each at most 64 characters: see tokenize). */
+const MAX_CACHED_WORDS = 50_000;
+
+/** Text in SQLite's order (its UTF-8 bytes, that is by code point), not UTF-16's. */
+function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
 }
 
 /** Namespace (exact equality), type and file filters, as `AND …` over `memory_records r`. */
