@@ -25,8 +25,13 @@ export function cliAddress(env: NodeJS.ProcessEnv): CollectorAddress {
 /**
  * Asks /healthz. Only an answer from kiro-learn counts as running, so a recycled PID or
  * another program on the port never looks like a collector.
+ *
+ * Nothing listening is said at once (the connection is refused); a port that accepts gets
+ * `timeoutMs` to answer. 5 s by default: a collector on a loaded machine can take seconds to
+ * answer, and calling it "not running" (or "another program") sends the user to start a
+ * second one (seen with 1 s at load average 27).
  */
-export async function probe(address: CollectorAddress, timeoutMs = 1000): Promise<Probe> {
+export async function probe(address: CollectorAddress, timeoutMs = 5000): Promise<Probe> {
   try {
     const res = await fetch(`${address.baseUrl}/healthz`, {
       signal: AbortSignal.timeout(timeoutMs),

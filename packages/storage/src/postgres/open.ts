@@ -112,6 +112,22 @@ export async function openPostgresStorage(
   // out (between a transaction's statements) would otherwise throw from the socket. Its
   // query fails on its own, and the pool drops the broken connection on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // Searches get a pool of their own (half as many connections again): a prompt's search
+  // never waits for a connection behind the inserts of a busy server, and every search
+  // connection has `enable_seqscan` off for good (see pgSearch) instead of a transaction
+  // per statement to set it. JIT off: a scan that has no index to take instead (the
+  // record count's small table) still costs `disable_cost` (10^10) in the plan, past every
+  // JIT threshold, and compiling it took 1.4 s of a 25 ms statement.
+  const searchPool = new pg.Pool({
+    connectionString: options.url,
+    max: Math.ceil(max / 2),
+    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    idleTimeoutMillis: 30_000,
+    application_name: instance,
+    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c enable_seqscan=off -c jit=off`,
+  });
+  searchPool.on('error', () => undefined);
+  searchPool.on('connect', (client) => client.on('error', () => undefined));
   // Migrating gets a connection of its own: the pool's acquire timeout is meant for busy
   // requests, not for the first connect of a start-up.
   const migrator = new pg.Client({
@@ -125,11 +141,13 @@ export async function openPostgresStorage(
     await migratePostgres(migrator, schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
+    await searchPool.end().catch(() => undefined);
     throw translateError(error);
   } finally {
     await migrator.end().catch(() => undefined);
   }
   const db = new Kysely<PgTables>({ dialect: new PostgresDialect({ pool }) });
+  const searchDb = new Kysely<PgTables>({ dialect: new PostgresDialect({ pool: searchPool }) });
   let closed = false;
   const ctx: PgContext = {
     db,
@@ -139,9 +157,8 @@ export async function openPostgresStorage(
   };
   const weights = { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights };
   const plan = { ...options.search };
-  const termStats = pgTermStats(ctx, {
-    minRecords: options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS,
-  });
+  const termStatsMinRecords = options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS;
+  const termStats = pgTermStats(ctx, { minRecords: termStatsMinRecords });
   const counters = pgCounterCompactor(ctx);
   const events = new PgEventBatcher(db, {
     onStored: (n) => counters.written(n),
@@ -160,6 +177,8 @@ export async function openPostgresStorage(
       plan,
       maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
       termStats,
+      searchDb,
+      cachedTotalFrom: termStatsMinRecords,
     }),
     ...pgBuffer(ctx),
     ...pgClaims(ctx),
@@ -231,7 +250,7 @@ export async function openPostgresStorage(
       await counters.stop();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();
-      await db.destroy();
+      await Promise.all([db.destroy(), searchDb.destroy()]);
     },
   };
   return storage;

@@ -83,7 +83,24 @@ export interface PgSearchSettings {
   maxPostings: number;
   /** Cheap document frequencies of common words (see pgTermStats). */
   termStats: PgTermStats;
+  /**
+   * Connections of searches' own (openPostgresStorage's search pool): every one has
+   * `enable_seqscan` off (see searchDb there), and no write ever holds one, so a prompt's
+   * search never queues behind the inserts of a busy server.
+   */
+  searchDb: Kysely<PgTables>;
+  /**
+   * From this many records on, the record count a search plans with may be up to
+   * TOTAL_TTL_MS old (the term statistics take over at the same size: one record more or
+   * less moves nothing there). Below it every search reads the count.
+   */
+  cachedTotalFrom: number;
 }
+
+/** How long the record count is reused by searches of a large index (cachedTotalFrom). */
+const TOTAL_TTL_MS = 2000;
+/** Words whose lexemes are remembered (a word's lexemes never change for a configuration). */
+const MAX_CACHED_WORDS = 50_000;
 
 /**
  * Full-text search with the SQLite backend's contract: the prompt reduced to its rarest
@@ -99,45 +116,67 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
   const { db } = ctx;
   const dfCache = new Map<string, { df: number; atTotal: number }>();
 
+  // Statements that full-text match run on the search pool, whose connections have
+  // `enable_seqscan` off: with a few thousand records the planner guesses a sequential scan
+  // is cheaper, and matching every record's vector costs 10–20 ms per term where the index
+  // answers a rare term in well under one. A common term costs about what the scan would
+  // (a heap row per match, capped at the postings budget); in a large index its count
+  // comes from ANALYZE's statistics instead. (This was a transaction with `SET LOCAL` on
+  // the shared pool: three round trips per statement, each a wait for both processes on a
+  // busy machine, holding a connection the inserts needed.)
+  const search = settings.searchDb;
+  const lexemeCache = new Map<string, string[]>();
+  let total: { n: number; at: number } | undefined;
+  let counting: Promise<number> | undefined;
+
+  /** The number of records (summed from the trigger-kept counters). */
+  async function countRecords(): Promise<number> {
+    const { rows } = await sql<{ n: string | null }>`
+      SELECT sum(memories) AS n FROM namespace_counts`.execute(search);
+    const n = Number(rows[0]?.n ?? 0);
+    total = { n, at: Date.now() };
+    return n;
+  }
+
   /**
-   * Runs a statement that only full-text matches with the GIN indexes: with a few thousand
-   * records the planner guesses a sequential scan is cheaper, and matching every record's
-   * vector costs 10–20 ms per term where the index answers a rare term in well under one.
-   * A common term costs about what the scan would (a heap row per match, capped at the
-   * postings budget); in a large index its count comes from ANALYZE's statistics instead.
+   * The record count to plan with: read fresh below `cachedTotalFrom` records; above, the
+   * last count while it is younger than TOTAL_TTL_MS (concurrent searches share one read).
    */
-  function throughIndex<T>(statement: (trx: Kysely<PgTables>) => Promise<T>): Promise<T> {
-    return db.connection().execute(async (connection) => {
-      // The transaction and its setting in one round trip (a query without parameters may
-      // hold several statements): under load every round trip waits for both processes.
-      await sql.raw('BEGIN; SET LOCAL enable_seqscan = off').execute(connection);
-      let result: T;
-      try {
-        result = await statement(connection);
-      } catch (error) {
-        await sql
-          .raw('ROLLBACK')
-          .execute(connection)
-          .catch(() => undefined);
-        throw error;
-      }
-      await sql.raw('COMMIT').execute(connection);
-      return result;
+  function totalDocs(): Promise<number> | number {
+    if (total && total.n >= settings.cachedTotalFrom && Date.now() - total.at < TOTAL_TTL_MS) {
+      return total.n;
+    }
+    counting ??= countRecords().finally(() => {
+      counting = undefined;
     });
+    return counting;
   }
 
   /**
    * Lexemes of each word (an empty list for PostgreSQL's own stop words), and the number of
-   * records, in one round trip.
+   * records, in one round trip; none when every word's lexemes are remembered and the count
+   * may be reused.
    */
   async function lexemesOf(
     words: readonly string[],
   ): Promise<{ lexemes: string[][]; totalDocs: number }> {
+    const unknown = [...new Set(words.filter((word) => !lexemeCache.has(word)))];
+    if (unknown.length === 0) {
+      const n = await totalDocs();
+      return { lexemes: words.map((word) => lexemeCache.get(word) ?? []), totalDocs: n };
+    }
     const { rows } = await sql<{ i: string; lexemes: string[]; n: string | null }>`
       SELECT w.i, tsvector_to_array(to_tsvector(${CONFIG}::regconfig, w.word)) AS lexemes,
         (SELECT sum(memories) FROM namespace_counts) AS n
-      FROM unnest(${words}::text[]) WITH ORDINALITY AS w(word, i) ORDER BY w.i`.execute(db);
-    return { lexemes: rows.map((row) => row.lexemes), totalDocs: Number(rows[0]?.n ?? 0) };
+      FROM unnest(${unknown}::text[]) WITH ORDINALITY AS w(word, i) ORDER BY w.i`.execute(search);
+    if (lexemeCache.size + unknown.length > MAX_CACHED_WORDS) lexemeCache.clear();
+    for (const row of rows) {
+      const word = unknown[Number(row.i) - 1];
+      if (word !== undefined) lexemeCache.set(word, row.lexemes);
+    }
+    const n = Number(rows[0]?.n ?? 0);
+    total = { n, at: Date.now() };
+    return { lexemes: words.map((word) => lexemeCache.get(word) ?? []), totalDocs: n };
   }
 
   /**
@@ -166,15 +205,13 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     }
     if (missing.length > 0) {
       const queries = missing.map((term) => terms.get(term) ?? '');
-      const { rows } = await throughIndex((trx) =>
-        sql<{ i: string; df: string }>`
+      const { rows } = await sql<{ i: string; df: string }>`
         SELECT t.i, (SELECT count(*) FROM (
           SELECT 1 FROM memory_records
           WHERE search @@ t.q::tsquery OR questions_search @@ t.q::tsquery
           LIMIT ${settings.maxPostings + 1}
         ) hits) AS df
-        FROM unnest(${queries}::text[]) WITH ORDINALITY AS t(q, i)`.execute(trx),
-      );
+        FROM unnest(${queries}::text[]) WITH ORDINALITY AS t(q, i)`.execute(search);
       if (dfCache.size >= 50_000) dfCache.clear();
       for (const row of rows) {
         const term = missing[Number(row.i) - 1];
@@ -305,14 +342,12 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           ),
           sql` + `,
         );
-        const { rows } = await throughIndex((trx) =>
-          sql<PgRecordRow & { score: number }>`
+        const { rows } = await sql<PgRecordRow & { score: number }>`
           SELECT ${recordColumns('r')}, (${score}) AS score
           FROM memory_records r
           WHERE (r.search @@ ${match}::tsquery${asked}) ${filters(query, true)}
           ORDER BY score DESC, r.record_id DESC
-          LIMIT ${query.limit}`.execute(trx),
-        );
+          LIMIT ${query.limit}`.execute(search);
         return rows.map(({ score: s, ...row }) => ({
           record: pgRecordFromRow(row),
           score: Number(s),
