@@ -21,7 +21,21 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*$/;
 const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
 /** Splits an identifier or path into lower-case word parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function splitParts(text: string): string[] {
+export function splitParts(text: string): readonly string[] {
+  if (text.length > MAX_CACHED_LENGTH) return partsOf(text);
+  let parts = partsSeen.get(text);
+  if (!parts) {
+    parts = partsOf(text);
+    if (partsSeen.size >= MAX_STEMS) partsSeen.clear();
+    partsSeen.set(text, parts);
+  }
+  return parts;
+}
+
+// Parts of the tokens seen lately (concepts, prompt words): asked for every candidate.
+const partsSeen = new Map<string, readonly string[]>();
+
+function partsOf(text: string): readonly string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')

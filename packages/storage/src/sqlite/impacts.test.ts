@@ -34,9 +34,12 @@ function randomRecord(namespace: string) {
 }
 
 /** The writer (impact table for every search) and a reader that never uses it. */
-async function pair(maxPostings?: number): Promise<{ fast: SqliteStorage; fts: SqliteStorage }> {
+async function pair(
+  maxPostings?: number,
+  plan: { maxDocShare?: number } = {},
+): Promise<{ fast: SqliteStorage; fts: SqliteStorage }> {
   const path = join(tempDir(), 'kiro-learn.db');
-  const search = maxPostings === undefined ? {} : { search: { maxPostings } };
+  const search = { search: { ...plan, ...(maxPostings === undefined ? {} : { maxPostings }) } };
   const fast = await openSqliteStorage({ path, impactMinPostings: 0, ...search });
   onCleanup(() => fast.close());
   const fts = await openSqliteStorage({
@@ -92,6 +95,36 @@ describe('impact-ordered search', () => {
     for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(i % 3 === 0 ? OTHER : NS));
     expect(await pending(fast)).toBe(0);
     await expectSameRanking(fast, fts, 25);
+  });
+
+  it('ranks as FTS5 does for one word in hundreds of records (the rest of its list read in one statement)', async () => {
+    // Common words kept (no share limit), so a one-word search reads past its first page.
+    const { fast, fts } = await pair(undefined, { maxDocShare: 1 });
+    for (let i = 0; i < 600; i++) await fast.putRecord(randomRecord(i % 5 === 0 ? OTHER : NS));
+    const common = VOCABULARY.slice(0, 6);
+    const counts = await fts.searchRecords({ namespace: NS, query: common[0]!, limit: 100 });
+    expect(counts.length).toBe(100);
+    for (const query of common) {
+      for (const [weights, limit] of [
+        [RETRIEVAL_WEIGHTS, 40],
+        [undefined, 10],
+        [{ title: 1, summary: 20 }, 100],
+        [RETRIEVAL_WEIGHTS, 1],
+      ] as const) {
+        const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
+        const a = await fast.searchRecords(options);
+        const b = await fts.searchRecords(options);
+        expect(a.length).toBe(b.length);
+        for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
+        const bar = Math.min(...scores(b));
+        const above = (hits: readonly SearchHit[]) =>
+          hits
+            .filter((h) => h.score > bar + 1e-9)
+            .map((h) => h.record.record_id)
+            .sort();
+        expect(above(a)).toEqual(above(b));
+      }
+    }
   });
 
   it('stays true through edits, deletes and a forget', async () => {

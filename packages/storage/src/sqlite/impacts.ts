@@ -255,6 +255,9 @@ export interface ImpactHit {
 
 const PAGE = 128;
 
+/** weightedFrequency in SQL, of the row's `tf`, with the six weights as parameters. */
+const WEIGHTED_SQL = COLUMNS.map((_, c) => `((tf >> ${c * 6}) & 63) * ?`).join(' + ');
+
 /**
  * The `limit` best records of a namespace for the terms (OR, BM25 with `weights`), best
  * first, ties by rid (newer first); exactly the scores FTS5's bm25() gives them. Reads
@@ -320,6 +323,46 @@ export function impactTopK(
     }
     return f;
   };
+  /**
+   * One term: the rest of its rows that can still reach the top, in one statement. A row
+   * whose bound is at most `floor` (the limit-th score so far, which only rises) cannot
+   * reach the final limit-th score, so the scan stops above those; of the rows above, only
+   * those scoring at least `floor` (computed by SQLite, with a margin for its rounding)
+   * come back, and are scored here exactly as page by page. The top is then the one the
+   * pages would have found: each of its records scores at least `floor`, and every row
+   * the pages would not have read scores below the final limit-th score.
+   */
+  const restOfOneTerm = (list: (typeof lists)[number], floor: number) => {
+    const stopAt = Math.floor((floor * SCALE) / (list.idf * widen)) - 1;
+    const rows = statements
+      .prepare(
+        `SELECT impact, rid, tf, len FROM impact_postings
+         WHERE term = ? AND ns = ? AND (impact, rid) < (?, ?) AND impact > ?
+           AND ? * (${WEIGHTED_SQL}) * ${K1 + 1} /
+             ((${WEIGHTED_SQL}) + ${K1} * (${1 - B} + ${B} * len / ?)) >= ?`,
+      )
+      .raw()
+      .all(
+        list.term,
+        ns,
+        list.impact,
+        list.rid,
+        stopAt,
+        list.idf,
+        ...w,
+        ...w,
+        avgdl,
+        floor - Math.abs(floor) * 1e-9,
+      ) as Array<[number, number, number, number]>;
+    for (const [, rid, tf, len] of rows) {
+      const add = list.idf * contribution(frequency(tf), len, avgdl);
+      const s = seen.get(rid);
+      if (s) s.score += add;
+      else seen.set(rid, { score: add, mask: 1 });
+    }
+    list.done = true;
+    list.bound = 0;
+  };
   for (;;) {
     let list = lists[0]!;
     for (const l of lists) if (!l.done && (list.done || l.bound > list.bound)) list = l;
@@ -344,6 +387,10 @@ export function impactTopK(
       list.done = true;
       list.bound = 0;
     } else list.bound = (list.idf * (list.impact + 1) * widen) / SCALE;
+    if (lists.length === 1 && !list.done && seen.size >= limit) {
+      restOfOneTerm(list, kth());
+      continue;
+    }
     const unread = lists.reduce((sum, l) => sum + l.bound, 0);
     if (seen.size < limit || !kthReaches(unread)) continue;
     const threshold = kth();

@@ -158,6 +158,8 @@ function compose(
   const stop = new StopTerms(options.search?.maxPostings ?? DEFAULT_MAX_POSTINGS);
   const drain = sqlite.transaction((max: number) => drainImpacts(statements, max, stop));
   const drainSome = (max: number) => {
+    // Nothing queued (nearly every write): no savepoint, no join.
+    if (!impactsPending(statements)) return 0;
     try {
       return drain(max);
     } catch {
