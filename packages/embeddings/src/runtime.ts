@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 
 /**
- * How much slower the WASM engine embeds than onnxruntime-node (MiniLM, one thread: 4-5x
- * for a prompt and a record in `pnpm bench` on a shared machine, more on an idle one).
+ * How much slower the WASM engine embeds than onnxruntime-node (MiniLM, one thread, int8 on
+ * onnxruntime: 12× for a ~230-token record and 15× in records/s, 30× for a prompt, in
+ * `pnpm bench` on the project's 2-core machine; 10× on an earlier one without VNNI).
  */
-export const WASM_SLOWDOWN = '5 to 10 times';
+export const WASM_SLOWDOWN = '10 to 30 times';
 
 /**
  * Whether onnxruntime-node, the fast runtime, is installed beside this package: a plain

@@ -31,7 +31,7 @@ export type WorkerReply =
 
 /** Messages to the worker. */
 export type WorkerRequest =
-  | { type: 'embed'; id: number; texts: string[]; wide: boolean }
+  | { type: 'embed'; id: number; texts: string[]; wide: boolean; batch: boolean }
   | { type: 'close' };
 
 const port = parentPort;
@@ -75,8 +75,12 @@ if (port) {
     }
     try {
       if (!engine) throw new EmbeddingError('closed', 'the model did not load');
-      const vectors: Float32Array[] = [];
-      for (const text of request.texts) vectors.push(await engine.embedOne(text, request.wide));
+      let vectors: Float32Array[];
+      if (request.batch) vectors = await engine.embedMany(request.texts, request.wide);
+      else {
+        vectors = [];
+        for (const text of request.texts) vectors.push(await engine.embedOne(text, request.wide));
+      }
       const reply: WorkerReply = { type: 'vectors', id: request.id, vectors };
       port.postMessage(
         reply,

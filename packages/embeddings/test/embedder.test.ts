@@ -60,6 +60,43 @@ describe('the default model', () => {
   });
 });
 
+describe('documents in a batch', () => {
+  // Lengths from two words to past the token limit, in no order: several runs of texts.
+  const many = Array.from(
+    { length: 24 },
+    (_, i) => `${TEXTS[i % 4]} ${'and the retry queue drains slowly '.repeat((i * 7) % 13)}`,
+  );
+
+  it('get the vectors of one text at a time, in the order of the texts', async () => {
+    const fp32 = await loadEmbedder({ runtime: 'onnxruntime-node', precision: 'fp32' });
+    try {
+      const [one, batched, full, fullBatched] = await Promise.all([
+        onnx.embed(many),
+        onnx.embed(many, { batch: true }),
+        fp32.embed(many),
+        fp32.embed(many, { batch: true }),
+      ]);
+      expect(batched).toHaveLength(many.length);
+      for (let i = 0; i < many.length; i++) {
+        expect(cosine(full[i]!, fullBatched[i]!)).toBeCloseTo(1, 5);
+        // int8 quantises a run's activations together: another rounding, as near to fp32.
+        expect(cosine(one[i]!, batched[i]!)).toBeGreaterThan(0.99);
+        expect(cosine(full[i]!, batched[i]!)).toBeGreaterThan(0.99);
+      }
+    } finally {
+      await fp32.close();
+    }
+  });
+
+  it('on the WASM engine too, and a query still gets its answer', async () => {
+    const batched = wasm.embed(many.slice(0, 4), { batch: true });
+    const [q] = await onnx.embed([many[0]!], { purpose: 'query' });
+    const v = await batched;
+    expect(v).toHaveLength(4);
+    expect(cosine(v[0]!, q!)).toBeGreaterThan(0.99);
+  });
+});
+
 describe('int8, token limit and threads', () => {
   it('int8 vectors (the default) stay within cosine 0.99 of fp32, on one thread or two', async () => {
     const [fp32, wide] = await Promise.all([

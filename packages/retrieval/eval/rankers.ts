@@ -53,16 +53,18 @@ const vectors = new Map<string, Float32Array>();
 
 /**
  * `KIRO_LEARN_EVAL_EMBEDDING=fp32:256` runs the model at another precision and token limit
- * (default: the collector's, int8 and 128 tokens), to measure what they cost in recall.
+ * (default: the collector's, int8 and 128 tokens), to measure what they cost in recall;
+ * `int8:128:batch` embeds the records in batches, as `kiro-learn reindex` does.
  */
 function embeddingOptions(spec: string | undefined): LoadEmbedderOptions {
   if (!spec) return {};
-  const [precision, maxTokens] = spec.split(':');
-  if (precision !== 'fp32' && precision !== 'int8') {
-    throw new Error(`KIRO_LEARN_EVAL_EMBEDDING: ${spec} is not <fp32|int8>[:<max tokens>]`);
+  const [precision, maxTokens, batch] = spec.split(':');
+  if ((precision !== 'fp32' && precision !== 'int8') || (batch && batch !== 'batch')) {
+    throw new Error(`KIRO_LEARN_EVAL_EMBEDDING: ${spec} is not <fp32|int8>[:<max tokens>[:batch]]`);
   }
   return { precision, ...(maxTokens ? { maxTokens: Number(maxTokens) } : {}) };
 }
+const batched = process.env.KIRO_LEARN_EVAL_EMBEDDING?.endsWith(':batch') ?? false;
 
 /**
  * Loads the model and stores a vector for every record of the set (as the collector does),
@@ -76,7 +78,7 @@ export async function embedSet(
   model ??= loadEmbedder(embeddingOptions(process.env.KIRO_LEARN_EVAL_EMBEDDING));
   const embedder = await model;
   const missing = records.filter((r) => !vectors.has(textOf(r)));
-  const fresh = await embedder.embed(missing.map(textOf));
+  const fresh = await embedder.embed(missing.map(textOf), { batch: batched });
   for (const [i, r] of missing.entries()) vectors.set(textOf(r), fresh[i]!);
   await storage.deleteVectorsExcept('none');
   await storage.putVectors(

@@ -97,12 +97,38 @@ describe('formatContext', () => {
 
   it('stays within the token budget, trimming a long summary rather than dropping it', () => {
     const long = record({ title: 'Long one', summary: 'word '.repeat(2000).trim(), facts: ['f'] });
-    const short = record({ title: 'Short one', summary: 'brief' });
-    const result = formatContext([long, short], { tokens: 200, summaryTokens: 400 });
+    const result = formatContext([long], { tokens: 200, summaryTokens: 400 });
     expect(result.context.length).toBeLessThanOrEqual(200 * 4);
     expect(result.records.map((r) => r.title)).toEqual(['Long one']);
     expect(result.context).toMatch(/### Long one\n\nword( word)*…\n$/);
     expect(result.budgetCut).toBe(true);
+  });
+
+  it('shares the budget: a long record leaves room for the next four', () => {
+    // A long turn's summary with eighty facts, then four short records on the same subject.
+    const long = record({
+      title: 'Long turn',
+      summary: 'Request: work on the next task. '.repeat(20).trim(),
+      facts: Array.from({ length: 80 }, (_, i) => `Ran check number ${i} and it passed`),
+    });
+    const short = ['Second', 'Third', 'Fourth', 'Fifth'].map((title) =>
+      record({ title, summary: `${title} record: the hook controller keeps its own session id.` }),
+    );
+    const result = formatContext([long, ...short], roomy);
+    expect(result.context.length).toBeLessThanOrEqual(1500 * 4);
+    expect(result.records.map((r) => r.title)).toEqual([
+      'Long turn',
+      'Second',
+      'Third',
+      'Fourth',
+      'Fifth',
+    ]);
+    expect(result.context).toContain('- Ran check number 0 and it passed');
+    expect(result.budgetCut).toBe(true);
+    // Alone, the long record may use the whole budget.
+    const alone = formatContext([long], roomy);
+    expect(alone.context.length).toBeGreaterThan(result.context.length);
+    expect(alone.context.length).toBeLessThanOrEqual(1500 * 4);
   });
 
   it('caps one summary so later records still get room', () => {

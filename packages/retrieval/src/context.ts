@@ -55,6 +55,14 @@ export interface FormattedContext {
 
 // A block that cannot carry at least this much summary is worth less than its title costs.
 const MIN_SUMMARY_CHARS = 80;
+/**
+ * How many records the budget is shared among: each of the first ones placed takes at
+ * most an equal share of what is left for it and the rest of them, so one record with
+ * eighty facts (a long turn's summary) cannot fill the room four other relevant records
+ * needed. The first five are what a reader weighs; what a short record leaves over goes
+ * to the records after it, and a record after the fifth takes what is left.
+ */
+export const SHARED_AMONG = 5;
 const ELLIPSIS = '…';
 
 function trimTo(text: string, max: number): string {
@@ -77,8 +85,9 @@ export function supersededNote(
 
 /**
  * Formats records best first into the context block, adding records until the budget is
- * spent. A summary too long for the space left is trimmed (and facts dropped from the
- * end) rather than the whole record left out. A record that mostly repeats what is placed
+ * spent. A record gets at most its share of what is left (see SHARED_AMONG): a summary
+ * too long for it is trimmed (and facts dropped from the end) rather than the whole
+ * record, or the records after it, left out. A record that mostly repeats what is placed
  * already is skipped, letting the next one in; a summary line that repeats an earlier
  * record, and a fact that repeats its own summary or an earlier record, are dropped.
  *
@@ -114,8 +123,15 @@ export function formatContext(
     for (const pair of pairs) said.add(pair);
   };
   let budgetCut = false;
-  for (const record of records) {
+  for (const [index, record] of records.entries()) {
     if (placed.length >= maxRecords) break;
+    // This record's share: the first records split what is left between them; one after
+    // them takes whatever they left over.
+    const sharing =
+      placed.length < SHARED_AMONG
+        ? Math.min(SHARED_AMONG - placed.length, records.length - index, maxRecords - placed.length)
+        : 1;
+    const share = Math.floor(remaining / Math.max(1, sharing));
     const title = inertLine(record.title);
     const facts = record.facts.map((fact) => ({ text: inertLine(fact), pairs: wordPairs(fact) }));
     const all = new Set([...wordPairs(title), ...wordPairs(record.summary)]);
@@ -131,8 +147,14 @@ export function formatContext(
     const author = budget.author?.(record);
     const note = supersededNote(record, budget.successor?.(record));
     const head = `\n### ${title}${author ? ` — from ${inertLine(author)}` : ''}\n\n${note ? `${note}\n` : ''}`;
-    const room = Math.min(remaining - head.length - 1, budget.summaryTokens * CHARS_PER_TOKEN);
-    if (room < Math.min(MIN_SUMMARY_CHARS, summaryText.length)) {
+    // A share too small for a useful summary takes what it needs from what is left.
+    const least = Math.min(MIN_SUMMARY_CHARS, summaryText.length);
+    const room = Math.min(
+      Math.max(share - head.length - 1, least),
+      remaining - head.length - 1,
+      budget.summaryTokens * CHARS_PER_TOKEN,
+    );
+    if (room < least) {
       budgetCut = true;
       break;
     }
@@ -145,7 +167,7 @@ export function formatContext(
     for (const fact of facts) {
       if (overlap(fact.pairs, said) > maxOverlap) continue;
       const line = `${separator}- ${fact.text}`;
-      if (block.length + line.length + 1 > remaining) {
+      if (block.length + line.length + 1 > share) {
         budgetCut = true;
         break;
       }

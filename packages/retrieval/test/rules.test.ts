@@ -204,6 +204,45 @@ describe('context in proportion to the prompt', () => {
       (await retriever.retrieve({ namespace: NS, prompt: 'continue the import' })).records,
     ).toHaveLength(1);
   });
+
+  it('shares the budget: two long turn summaries leave room for the records after them', async () => {
+    const storage = await openTemp();
+    // Two earlier sessions' first turns, each a summary with eighty facts (what a long
+    // turn's built-in record holds), the newest first in the ranking, then a shorter record
+    // of an older session on the files the new session will touch.
+    const long = (bead: string, minutes: number) =>
+      record({
+        title: `Work on bead ${bead} — edited the live views`,
+        summary: `Request: Work on bead ${bead}. Run bd show ${bead} to see the issue details and bd ready to find available subtasks.`,
+        facts: Array.from(
+          { length: 80 },
+          (_, i) => `Checked handler ${i} in module ${i} against fixture ${i} after change ${i}`,
+        ),
+        files_touched: ['lib/web/live/session_live.ex'],
+        created_at: new Date(Date.now() - minutes * 60_000).toISOString(),
+      });
+    const hooks = record({
+      title: 'Work on bead spotter-4te — the hook controllers now trace every request',
+      summary: `Request: Work on bead spotter-4te. Run bd show spotter-4te to see the issue details and bd ready to find available subtasks.\nOutcome: the hook controllers open a span per request.`,
+      facts: ['Modified: lib/web/controllers/hooks_controller.ex'],
+      files_touched: ['lib/web/controllers/hooks_controller.ex'],
+      created_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    });
+    for (const r of [long('spotter-dov', 10), long('spotter-fum', 20), hooks]) {
+      await storage.putRecord(r);
+    }
+    const retriever = createRetriever({ storage, budgetMs: 10_000 });
+    const got = await retriever.retrieve({
+      namespace: NS,
+      prompt:
+        'Work on bead spotter-a0y. Run bd show spotter-a0y to see the issue details and bd ready to find available subtasks. Start with the first ready task.',
+      sessionId: 'new',
+    });
+    expect(got.records).toContain(hooks.record_id);
+    expect(got.records).toHaveLength(3);
+    expect(got.context.length).toBeLessThanOrEqual(1500 * 4);
+    expect(got.context).toContain('- Checked handler 0 in module 0');
+  });
 });
 
 describe('nothing the agent still holds', () => {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder, WASM_SLOWDOWN } from '@kiro-learn/embeddings';
 import { embeddingText } from '@kiro-learn/retrieval';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { loadSettings } from '../config/load.js';
@@ -7,7 +7,10 @@ import { daemonFiles } from '../lifecycle/files.js';
 import { line, parseCommandArgs } from './args.js';
 import type { Command } from './types.js';
 
-const PAGE = 32;
+/** Records read at a time (the next page is read while this one embeds). */
+const PAGE = 256;
+/** Records a worker embeds and stores as one job. */
+const SLICE = 32;
 /** Models loaded at most (one per core; each holds ~60 MB). */
 const MAX_WORKERS = 2;
 /** Records to embed from which a second model pays for its load (a second or two). */
@@ -72,7 +75,7 @@ the vectors of other models are deleted.
       if (embedder.runtime === 'wasm' && total > 0) {
         line(
           io.stdout,
-          'the WASM engine is the slow path (about 0.5 records/s per core): reinstall with onnxruntime-node for ~30× the speed',
+          `the WASM engine is the slow path (${WASM_SLOWDOWN} slower than onnxruntime-node; hours for 100,000 records): reinstall with onnxruntime-node`,
         );
       }
       // A model per core for a long run, one thread each: independent texts scale better
@@ -83,31 +86,72 @@ the vectors of other models are deleted.
         if (!more) break;
         embedders.push(more);
       }
-      const workers = embedders.length;
       const progress = progressBar(io.stdout, total, started);
-      // Texts alternate between the workers; the next page is read while this one embeds.
-      const embed = (texts: string[]) =>
-        Promise.all(texts.map((text, i) => embedders[i % workers]!.embed([text]))).then((v) =>
-          v.map((one) => one[0]!),
+      // Pages are read ahead, sorted by text length and cut into slices; each worker takes
+      // the next slice as soon as it is free (no worker waits for the other at a page's
+      // end) and embeds it as one batch job (runs of texts of about the same length), then
+      // stores its vectors in one transaction. Interrupted (Ctrl-C), the slices under way
+      // finish and are stored: the next run embeds only what is left.
+      let stopping = false;
+      const stop = () => {
+        // A second Ctrl-C quits at once (the slices under way are embedded again next run).
+        if (stopping) process.exit(130);
+        stopping = true;
+        if (io.stdout.isTTY) io.stdout.write('\n');
+        line(
+          io.stdout,
+          'stopping once the records under way are stored (Ctrl-C again to quit now)',
         );
-      let page = await storage.recordsWithoutVector({ modelId: embedder.modelId, limit: PAGE });
-      for (;;) {
-        const cursor = page.nextCursor;
-        const next =
-          cursor === undefined
-            ? undefined
-            : storage.recordsWithoutVector({ modelId: embedder.modelId, limit: PAGE, cursor });
-        if (page.records.length > 0) {
-          const vectors = await embed(page.records.map(embeddingText));
-          await storage.putVectors(
-            embedder.modelId,
-            page.records.map((record, i) => ({ recordId: record.record_id, vector: vectors[i]! })),
-          );
-          done += page.records.length;
-          progress(done);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      const pages = async function* () {
+        const modelId = embedder.modelId;
+        let page = await storage.recordsWithoutVector({ modelId, limit: PAGE });
+        for (;;) {
+          const cursor = page.nextCursor;
+          const next =
+            cursor === undefined
+              ? undefined
+              : storage.recordsWithoutVector({ modelId, limit: PAGE, cursor });
+          next?.catch(() => {}); // awaited below; a failure then is the run's failure
+          const texts = page.records.map((record) => ({ record, text: embeddingText(record) }));
+          texts.sort((a, b) => a.text.length - b.text.length);
+          for (let i = 0; i < texts.length; i += SLICE) yield texts.slice(i, i + SLICE);
+          if (!next || stopping) return;
+          page = await next;
         }
-        if (!next) break;
-        page = await next;
+      };
+      const slices = pages();
+      await Promise.all(
+        embedders.map(async (worker) => {
+          for (;;) {
+            if (stopping) return;
+            const { value: slice, done: finished } = await slices.next();
+            if (finished) return;
+            const vectors = await worker.embed(
+              slice.map((s) => s.text),
+              { batch: true },
+            );
+            await storage.putVectors(
+              embedder.modelId,
+              slice.map(({ record }, i) => ({ recordId: record.record_id, vector: vectors[i]! })),
+            );
+            done += slice.length;
+            progress(done);
+          }
+        }),
+      );
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (stopping) {
+        progress(done, true);
+        const seconds = (performance.now() - started) / 1000;
+        line(
+          io.stdout,
+          `interrupted: embedded ${done} records in ${seconds.toFixed(1)} s; ${total - done} left (run kiro-learn reindex again to continue)`,
+        );
+        return 130;
       }
       progress(done, true);
       const pruned = values['keep-old'] ? 0 : await storage.deleteVectorsExcept(embedder.modelId);
