@@ -137,6 +137,9 @@ try {
   for (let i = 0; i < records.length; i += 500) {
     await Promise.all(records.slice(i, i + 500).map((r) => storage.putRecord(r)));
   }
+  // The impact-ordered search table takes new records in the background: done here, or
+  // the reindex process would do it too and its CPU time would count that work.
+  while ((await storage.impactBacklog()) > 0) await new Promise((r) => setTimeout(r, 200));
   await storage.close();
   writeFileSync(join(home, 'settings.json'), '{}\n');
   const texts = records.map(embeddingText);

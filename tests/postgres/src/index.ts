@@ -36,6 +36,22 @@ export function freshSchema(prefix = 't'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * A database of its own on the run's server (`runUrl`: the URL `inject('postgresUrl')`
+ * gives), for a test that must not share its database with the run's other test files:
+ * what VACUUM may remove, for one, depends on every session of the database, and on a
+ * loaded run another file's long transaction could hold it back. `drop()` removes it,
+ * connections and all.
+ */
+export async function freshDatabase(
+  runUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = new URL(runUrl);
+  server.pathname = '/postgres';
+  const { url, stop } = await databaseOn(server.toString());
+  return { url, drop: stop };
+}
+
 export async function startTestPostgres(): Promise<TestPostgres> {
   const fromEnv = process.env[TEST_POSTGRES_URL_VARIABLE];
   return fromEnv ? databaseOn(fromEnv) : startEmbedded();

@@ -56,6 +56,13 @@ export interface BackFigures {
   filePrompts: number;
   /** … of which the context held such a record among its first five. */
   filePromptsFound: number;
+  /**
+   * … of which the agent had such a record: among this context's first five, or given to an
+   * earlier prompt of the session and still in its window (not compacted away). Retrieval
+   * does not give a record the agent still holds again, so a `continue` after the prompt that
+   * brought the record is not a miss.
+   */
+  filePromptsHeld: number;
   /** Characters the session start printed. */
   sessionStartChars: number;
 }
@@ -147,6 +154,8 @@ export async function backFigures(
     maxChars: Math.max(0, ...lengths),
     sessionStartChars: done.sessionStart.length,
   };
+  // Records given to this session's prompts, with the compactions before they were given.
+  const given = new Map<string, number>();
   for (const [i, c] of done.contexts.entries()) {
     if (isInformationFree(c.prompt)) {
       f.informationFree++;
@@ -179,8 +188,12 @@ export async function backFigures(
         f.filePrompts++;
         const top = new Set(c.recordIds.slice(0, 5));
         if (covering.some((r) => top.has(r.record_id))) f.filePromptsFound++;
+        if (covering.some((r) => top.has(r.record_id) || given.get(r.record_id) === compacted)) {
+          f.filePromptsHeld++;
+        }
       }
     }
+    for (const id of c.recordIds) given.set(id, compacted);
   }
   return f;
 }
@@ -201,6 +214,7 @@ function noFigures(): BackFigures {
     noFactNoFile: 0,
     filePrompts: 0,
     filePromptsFound: 0,
+    filePromptsHeld: 0,
     sessionStartChars: 0,
   };
 }

@@ -173,6 +173,7 @@ const backRow = (name: string, f: BackFigures) =>
     share(f.echoes, f.injected).padStart(6),
     share(f.noFactNoFile, f.injected).padStart(7),
     `${f.filePromptsFound}/${f.filePrompts}`.padStart(7),
+    `${f.filePromptsHeld}/${f.filePrompts}`.padStart(7),
     Math.round(f.sessionStartChars).toString().padStart(7),
   ].join(' ');
 console.log('\nreplayed transcripts: what came back to each prompt\n');
@@ -190,13 +191,14 @@ console.log(
     'echo'.padStart(6),
     'no f&f'.padStart(7),
     'files'.padStart(7),
+    'held'.padStart(7),
     'start'.padStart(7),
   ].join(' '),
 );
 for (const [name, f] of back) console.log(backRow(name, f));
 console.log(backRow(`all (${back.length} sessions)`, sumBack(back.map(([, f]) => f))));
 console.log(
-  `\ncolumns: asked (prompts), got (prompts given any context), chars (mean characters injected per prompt), max (most for one prompt), nil-ctx (information-free prompts given context / such prompts), inj (records injected), own-win (share of them made from the session's own events still in the agent's window: after its last compaction), own-old (… from before a compaction), echo (records saying fewer than three words the prompt did not), no f&f (records with no fact and no file), files (prompts whose turn touched files an earlier session's record covers that got such a record in their first five / such prompts), start (characters the session start printed; all: mean per session)`,
+  `\ncolumns: asked (prompts), got (prompts given any context), chars (mean characters injected per prompt), max (most for one prompt), nil-ctx (information-free prompts given context / such prompts), inj (records injected), own-win (share of them made from the session's own events still in the agent's window: after its last compaction), own-old (… from before a compaction), echo (records saying fewer than three words the prompt did not), no f&f (records with no fact and no file), files (prompts whose turn touched files an earlier session's record covers that got such a record in their first five / such prompts), held (… that had such a record: in their first five, or given to an earlier prompt of the session and not compacted away since), start (characters the session start printed; all: mean per session)`,
 );
 if (values.json) {
   writeFileSync(

@@ -1,5 +1,5 @@
 import { newEventId } from '@kiro-learn/schema';
-import { freshSchema, schemaFilesHolding } from '@kiro-learn/test-postgres';
+import { freshDatabase, freshSchema, schemaFilesHolding } from '@kiro-learn/test-postgres';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
@@ -7,6 +7,17 @@ import { event, onCleanup, record } from '../../test/helpers.js';
 import { openPostgresTemp } from '../../test/postgres.js';
 
 const NS = '/actor/a/project/one/';
+
+/**
+ * A database for one compacting test alone: a compacting forget waits for every older
+ * transaction of its database (up to its limit), and the run's other test files share the
+ * run's database; on a loaded run one of theirs outlasted the wait.
+ */
+async function ownDatabase(): Promise<string> {
+  const db = await freshDatabase(inject('postgresUrl'));
+  onCleanup(() => db.drop());
+  return db.url;
+}
 
 describe('PostgreSQL forget while capture goes on', () => {
   it("an event's buffer entries go with it, so a forget racing a hook cannot fail on them", async () => {
@@ -83,9 +94,9 @@ describe('PostgreSQL forget racing an extraction', () => {
 
 describe('PostgreSQL forget with compact', () => {
   it('rewrites the touched tables: the text leaves the table files, which plain delete leaves', async () => {
-    const url = inject('postgresUrl');
+    const url = await ownDatabase();
     const schema = freshSchema();
-    const storage = await openPostgresTemp({ schema });
+    const storage = await openPostgresTemp({ url, schema });
     const OTHER = '/actor/a/project/other/';
     for (let i = 0; i < 50; i++) {
       await storage.putEvent(event({ namespace: OTHER }), { pending: true });
@@ -135,9 +146,9 @@ describe('PostgreSQL forget with compact while another session is in a transacti
     ['reading with a snapshot of its own', ['BEGIN ISOLATION LEVEL REPEATABLE READ', 'SELECT 1']],
     ['idle after a write, without a snapshot', ['BEGIN', 'SELECT txid_current()']],
   ])('waits for one %s, then rewrites the rows away', async (_, statements) => {
-    const url = inject('postgresUrl');
+    const url = await ownDatabase();
     const schema = freshSchema();
-    const storage = await openPostgresTemp({ schema });
+    const storage = await openPostgresTemp({ url, schema });
     const secret = `zq${newEventId().toLowerCase()}`;
     await storage.putRecord(record({ namespace: NS, summary: `the key ${secret}` }));
     const other = new pg.Client({ connectionString: url });
