@@ -2,6 +2,7 @@ import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/sch
 import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
 import { contentStems, echoes, informationFree, onlyAsks, saysNothing } from './echo.js';
+import { type HeadsReader, headsOnce } from './event-heads.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
@@ -334,6 +335,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     records: readonly MemoryRecord[],
     sessionId: string,
     view: SessionView,
+    heads: HeadsReader,
   ): Promise<Set<string>> {
     const ids = new Set<string>();
     for (const record of records) {
@@ -343,7 +345,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const held = new Set<string>();
     if (ids.size === 0) return held;
     const inWindow = new Set(
-      (await storage.getEventHeads([...ids]))
+      (await heads([...ids]))
         .filter(
           (head) => head.sessionId === sessionId && Date.parse(head.validTime) >= view.windowStart,
         )
@@ -368,6 +370,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     prompt: string,
     sessionId: string | undefined,
     view: SessionView | undefined,
+    heads: HeadsReader = headsOnce(storage),
   ): Promise<MergedHit[]> {
     const stems = contentStems(prompt);
     const kept = withoutRestatements(
@@ -378,7 +381,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     const subject = subjectOf(prompt);
     const shownBefore = kept.filter((hit) => !alreadyShown(view, hit.record, subject));
     const local = shownBefore.filter((hit) => !hit.remote).map((hit) => hit.record);
-    const held = await heldBySession(local, sessionId, view);
+    const held = await heldBySession(local, sessionId, view, heads);
     return shownBefore.filter((hit) => !held.has(hit.record.record_id));
   }
 
@@ -517,13 +520,19 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const subject = subjectOf(query);
         if (query === '') return { ranked: [], view: undefined, subject };
         let semantic: SemanticOutcome | undefined;
+        const heads = headsOnce(storage);
         // The files this session worked on so far, and the records that cover them: found
         // while the prompt's own search runs.
         const working =
           request.sessionId === undefined || opts.rankWeights.workingSet <= 0
             ? undefined
             : (async () => {
-                const files = await sessionFiles(storage, request.namespace, request.sessionId!);
+                const files = await sessionFiles(
+                  storage,
+                  heads,
+                  request.namespace,
+                  request.sessionId!,
+                );
                 return {
                   files,
                   covering: await coveringRecords(storage, request.namespace, files),
@@ -565,7 +574,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const candidates = informationFree(query)
           ? ranked.filter((hit) => (hit.similarity ?? 0) >= STRONG_SIMILARITY)
           : ranked;
-        const local = await eligible(candidates, query, request.sessionId, view);
+        const local = await eligible(candidates, query, request.sessionId, view, heads);
         const floor = (local[0]?.score ?? 0) * opts.minRelativeScore;
         const kept = local.filter((hit) => hit.score >= floor);
         const teammates = informationFree(query)
@@ -590,7 +599,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       const request = input ?? ({} as SessionStartRequest);
       return run('session', request, SESSION_START_QUERY, async () => {
         const [page, view, fromRemote] = await Promise.all([
-          storage.listRecords({ namespace: request.namespace, limit: 100 }),
+          storage.listRecords({ namespace: request.namespace, limit: 100, count: false }),
           viewOf(request.namespace, request.sessionId),
           remoteHits(request.namespace, (signal) =>
             remote!.recent({ namespace: request.namespace, limit: 4 }, signal),
@@ -600,7 +609,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         if (view && resetsWindow(request.reason)) view.windowStart = opts.now();
         let own = page.items.filter((record) => !view || !alreadyShown(view, record, undefined));
         if (view && request.sessionId !== undefined) {
-          const held = await heldBySession(own, request.sessionId, view);
+          const held = await heldBySession(own, request.sessionId, view, headsOnce(storage));
           own = own.filter((record) => !held.has(record.record_id));
         }
         const ids = new Set(page.items.map((record) => record.record_id));

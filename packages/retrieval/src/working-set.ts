@@ -11,6 +11,7 @@
  */
 import type { MemoryRecord } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
+import type { HeadsReader } from './event-heads.js';
 import { type RankedHit, type RankWeights, recencyFactor, tieBreak } from './rank.js';
 
 /** The project's newest records read to find the session's own. */
@@ -24,11 +25,12 @@ const MAX_MATCHES = 2;
 
 /** Files the session's records list, newest record first; empty when it has none yet. */
 export async function sessionFiles(
-  storage: Pick<StorageBackend, 'listRecords' | 'getEventHeads'>,
+  storage: Pick<StorageBackend, 'listRecords'>,
+  heads: HeadsReader,
   namespace: string,
   sessionId: string,
 ): Promise<string[]> {
-  const page = await storage.listRecords({ namespace, limit: RECENT_RECORDS });
+  const page = await storage.listRecords({ namespace, limit: RECENT_RECORDS, count: false });
   const ends = (record: MemoryRecord) => {
     const sources = record.source_event_ids;
     return sources.length === 0 ? [] : [sources[0]!, sources[sources.length - 1]!];
@@ -37,9 +39,7 @@ export async function sessionFiles(
   const ids = [...new Set(withFiles.flatMap(ends))];
   if (ids.length === 0) return [];
   const mine = new Set(
-    (await storage.getEventHeads(ids))
-      .filter((head) => head.sessionId === sessionId)
-      .map((head) => head.eventId),
+    (await heads(ids)).filter((head) => head.sessionId === sessionId).map((head) => head.eventId),
   );
   const files: string[] = [];
   for (const record of withFiles) {

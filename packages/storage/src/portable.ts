@@ -257,7 +257,7 @@ export async function listRecordPage(
       .limit(query.limit)
       .offset(query.offset ?? 0)
       .execute(),
-    countRecords(db, query),
+    query.count === false ? -1 : countRecords(db, query),
   ]);
   return { items: rows.map(recordOfColumns), total };
 }

@@ -142,6 +142,7 @@ export function sqliteRecords(ctx: SqliteContext): RecordStore {
            ORDER BY created_at DESC, record_id DESC LIMIT ? OFFSET ?`,
         )
         .all(query.namespace, query.limit, query.offset ?? 0) as RecordColumns[];
+      if (query.count === false) return { items: rows.map(recordOfColumns), total: -1 };
       const total = ctx.statements
         .prepare('SELECT sum(memories) FROM namespace_counts WHERE namespace = ?')
         .pluck()

@@ -73,11 +73,16 @@ export interface ListRecordsOptions {
   limit: number;
   /** Records skipped before the page. */
   offset?: number;
+  /**
+   * False: the page only, `total` not counted (reads -1). Retrieval lists a project's newest
+   * records on every prompt and needs no total: on PostgreSQL that is one statement less.
+   */
+  count?: boolean;
 }
 
 export interface RecordPage {
   /** Newest first. */
   items: MemoryRecord[];
-  /** How many records match, on every page. */
+  /** How many records match, on every page; -1 when the listing asked `count: false`. */
   total: number;
 }

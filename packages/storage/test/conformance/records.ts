@@ -131,6 +131,12 @@ export function recordsConformance({ open }: BackendFactory): void {
       expect(compaction.total).toBe(1);
       expect(compaction.items[0]!.created_at).toBe('2026-01-01T00:00:00.000Z');
       expect((await storage.listRecords({ limit: 10 })).total).toBe(5);
+      // Without its count: the same page, the total not read.
+      for (const query of [{ namespace: NS }, { namespace: NS, strategy: 'builtin' }, {}]) {
+        const counted = await storage.listRecords({ ...query, limit: 2 });
+        const uncounted = await storage.listRecords({ ...query, limit: 2, count: false });
+        expect(uncounted).toEqual({ items: counted.items, total: -1 });
+      }
     });
 
     it('breaks created_at ties by record id, newest id first', async () => {
