@@ -98,7 +98,7 @@ async function load(collector: Collector, set: EvalSet): Promise<Map<string, str
   const pending = [...set.records];
   while (pending.length > 0) {
     const next = pending.findIndex((r) => r.supersedes === undefined || idOf.has(r.supersedes));
-    const [r] = pending.splice(next < 0 ? 0 : next, 1) as [LabelledRecord];
+    const [r] = pending.splice(Math.max(next, 0), 1) as [LabelledRecord];
     const record = toMemoryRecord(r);
     await collector.post('/v1/memories', {
       ...record,

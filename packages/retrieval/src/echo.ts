@@ -1,5 +1,6 @@
 import type { MemoryRecord } from '@kiro-learn/schema';
 import { STOP_WORDS } from '@kiro-learn/storage';
+import { memoised } from './memo.js';
 import { wordPairs } from './overlap.js';
 import { splitParts, stem } from './terms.js';
 
@@ -74,14 +75,7 @@ function recordStems(record: MemoryRecord): Set<string> {
   let stems = stemsOf.get(record);
   if (!stems) {
     const text = [record.title, record.summary, ...record.facts, ...record.concepts].join('\n');
-    stems = stemsOfText.get(text);
-    if (!stems) {
-      stems = ownStems(text);
-      if (text.length <= MAX_CACHED_LENGTH) {
-        if (stemsOfText.size >= MAX_CACHED_TEXTS) stemsOfText.clear();
-        stemsOfText.set(text, stems);
-      }
-    }
+    stems = ownStemsOfText(text);
     stemsOf.set(record, stems);
   }
   return stems;
@@ -89,9 +83,7 @@ function recordStems(record: MemoryRecord): Set<string> {
 
 // And by text: each prompt fetches its candidates afresh (new objects), mostly the same
 // records as the prompts before.
-const stemsOfText = new Map<string, Set<string>>();
-const MAX_CACHED_TEXTS = 2_000;
-const MAX_CACHED_LENGTH = 8_192;
+const ownStemsOfText = memoised(ownStems, 2_000, 8_192);
 
 /** True for a record with facts or files: what a turn did, which a question alone never has. */
 function hasOutcomeFields(record: MemoryRecord): boolean {

@@ -1,3 +1,4 @@
+import { memoised } from './memo.js';
 import { stem } from './terms.js';
 
 /**
@@ -5,22 +6,13 @@ import { stem } from './terms.js';
  * rather than single words: two records about one subject share most of their words, but
  * only one that restates the other shares most of its pairs. A one-word text is its word.
  */
-export function wordPairs(text: string): ReadonlySet<string> {
-  if (text.length > MAX_CACHED_TEXT) return pairsOf(text);
-  let pairs = recent.get(text);
-  if (!pairs) {
-    pairs = pairsOf(text);
-    if (recent.size >= MAX_CACHED) recent.clear();
-    recent.set(text, pairs);
-  }
-  return pairs;
-}
-
-// Pairs of the texts seen lately: every prompt formats its candidates again (titles,
-// summaries, facts and their lines), and a project's records come back prompt after prompt.
-const recent = new Map<string, ReadonlySet<string>>();
-const MAX_CACHED = 5_000;
-const MAX_CACHED_TEXT = 4_096;
+export const wordPairs: (text: string) => ReadonlySet<string> = memoised(
+  pairsOf,
+  // Pairs of the texts seen lately: every prompt formats its candidates again (titles,
+  // summaries, facts and their lines), and a project's records come back prompt after prompt.
+  5_000,
+  4_096,
+);
 
 function pairsOf(text: string): ReadonlySet<string> {
   const words = text

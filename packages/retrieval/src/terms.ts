@@ -3,6 +3,8 @@
  * handles badly (`src/auth/session.ts` is four common tokens to FTS5). The ranker boosts
  * records whose files or concepts match these.
  */
+import { memoised } from './memo.js';
+
 export interface PromptTerms {
   /** Path-like tokens, lower-cased, without surrounding punctuation. */
   paths: string[];
@@ -20,20 +22,15 @@ const HAS_EXTENSION = /[a-z0-9_-]{2}\.[a-z][a-z0-9]{0,7}$/i;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:[.-][A-Za-z_$][\w$]*)*$/;
 const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 
-/** Splits an identifier or path into lower-case word parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function splitParts(text: string): readonly string[] {
-  if (text.length > MAX_CACHED_LENGTH) return partsOf(text);
-  let parts = partsSeen.get(text);
-  if (!parts) {
-    parts = partsOf(text);
-    if (partsSeen.size >= MAX_STEMS) partsSeen.clear();
-    partsSeen.set(text, parts);
-  }
-  return parts;
-}
+const MAX_STEMS = 20_000;
+const MAX_CACHED_LENGTH = 64;
 
-// Parts of the tokens seen lately (concepts, prompt words): asked for every candidate.
-const partsSeen = new Map<string, readonly string[]>();
+/** Splits an identifier or path into lower-case word parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
+export const splitParts: (text: string) => readonly string[] = memoised(
+  partsOf,
+  MAX_STEMS,
+  MAX_CACHED_LENGTH,
+);
 
 function partsOf(text: string): readonly string[] {
   return text
@@ -48,23 +45,8 @@ function partsOf(text: string): readonly string[] {
  * A deliberately small suffix stripper: it only has to map a word's everyday variants
  * (cache, caches, cached, caching) to one key, never to produce a real stem.
  */
-export function stem(word: string): string {
-  if (word.length > MAX_CACHED_LENGTH) return stemOf(word);
-  let out = stems.get(word);
-  if (out === undefined) {
-    out = stemOf(word);
-    // Bounded: a pasted blob brings new words, and a long-lived collector sees many.
-    if (stems.size >= MAX_STEMS) stems.clear();
-    stems.set(word, out);
-  }
-  return out;
-}
+export const stem: (word: string) => string = memoised(stemOf, MAX_STEMS, MAX_CACHED_LENGTH);
 
-// Stems of the words seen lately: one retrieval stems every word of 40 candidates several
-// times over (ranking, the echo checks, the repeat rule), mostly the same few hundred words.
-const stems = new Map<string, string>();
-const MAX_STEMS = 20_000;
-const MAX_CACHED_LENGTH = 64;
 const RULES: ReadonlyArray<readonly [string, string]> = [
   ['ies', 'y'],
   ['ing', ''],

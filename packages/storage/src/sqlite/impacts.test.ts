@@ -63,21 +63,34 @@ async function expectSameRanking(fast: SqliteStorage, fts: SqliteStorage, querie
       [RETRIEVAL_WEIGHTS, 40],
       [{ title: 1, summary: 20 }, 5],
     ] as const) {
-      const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
-      const a = await fast.searchRecords(options);
-      const b = await fts.searchRecords(options);
-      expect(a.length).toBe(b.length);
-      for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
-      // Records of equal score may come in another order (ties), never other records.
-      const bar = Math.min(...scores(b));
-      const above = (hits: readonly SearchHit[]) =>
-        hits
-          .filter((h) => h.score > bar + 1e-9)
-          .map((h) => h.record.record_id)
-          .sort();
-      expect(above(a)).toEqual(above(b));
+      await expectSameAnswer(fast, fts, {
+        namespace: NS,
+        query,
+        limit,
+        ...(weights ? { weights } : {}),
+      });
     }
   }
+}
+
+/** One search, both ways: the same scores in order, the same records above the last score. */
+async function expectSameAnswer(
+  fast: SqliteStorage,
+  fts: SqliteStorage,
+  options: Parameters<SqliteStorage['searchRecords']>[0],
+): Promise<void> {
+  const a = await fast.searchRecords(options);
+  const b = await fts.searchRecords(options);
+  expect(a.length).toBe(b.length);
+  for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
+  // Records of equal score may come in another order (ties), never other records.
+  const bar = Math.min(...scores(b));
+  const above = (hits: readonly SearchHit[]) =>
+    hits
+      .filter((h) => h.score > bar + 1e-9)
+      .map((h) => h.record.record_id)
+      .sort();
+  expect(above(a)).toEqual(above(b));
 }
 
 const pending = async (s: SqliteStorage) =>
@@ -111,18 +124,12 @@ describe('impact-ordered search', () => {
         [{ title: 1, summary: 20 }, 100],
         [RETRIEVAL_WEIGHTS, 1],
       ] as const) {
-        const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
-        const a = await fast.searchRecords(options);
-        const b = await fts.searchRecords(options);
-        expect(a.length).toBe(b.length);
-        for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
-        const bar = Math.min(...scores(b));
-        const above = (hits: readonly SearchHit[]) =>
-          hits
-            .filter((h) => h.score > bar + 1e-9)
-            .map((h) => h.record.record_id)
-            .sort();
-        expect(above(a)).toEqual(above(b));
+        await expectSameAnswer(fast, fts, {
+          namespace: NS,
+          query,
+          limit,
+          ...(weights ? { weights } : {}),
+        });
       }
     }
   });
