@@ -88,7 +88,14 @@ export function hook(world: World, script: string, payload: unknown, args: strin
 }
 
 export async function get<T>(world: World, path: string): Promise<T> {
-  const res = await fetch(world.baseUrl + path);
+  const res = await fetch(world.baseUrl + path).catch((err: unknown) => {
+    // The hooks run with spawnSync, which blocks this process: on a loaded machine a
+    // kept-alive socket can sit past the collector's keep-alive timeout, closed on the other
+    // side but not yet seen closed here, and the next request on it fails. A GET is safe to
+    // send again, on a new connection.
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw err;
+    return fetch(world.baseUrl + path);
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

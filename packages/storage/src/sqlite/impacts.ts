@@ -22,6 +22,9 @@ import type { StatementCache } from './statements.js';
  * here), and the record's rid is queued; the queue is tokenised into rows inside the next
  * write transaction (`drainImpacts`), with the same tokenizer as the index, through a
  * scratch FTS5 table. Search uses the table only while the queue is empty.
+ *
+ * Over 400 lines on purpose, because the scoring bound, the top-k scan and the maintenance
+ * that keeps them exact must change together: split, one could drift from the others.
  */
 
 /** FTS5's bm25() constants. */
