@@ -1,22 +1,13 @@
 // Event heads read once per retrieval, on a real SQLite store: the same answers as the
 // storage gives, each id asked of it once (found or missing).
-import { type Event, newEventId } from '@kiro-learn/schema';
+import { newEventId } from '@kiro-learn/schema';
 import type { StorageBackend } from '@kiro-learn/storage';
+import { event as testEvent } from '@kiro-learn/test-harness/events';
 import { describe, expect, it } from 'vitest';
-import { NS, openTemp } from '../test/helpers.js';
+import { openTemp } from '../test/helpers.js';
 import { headsOnce } from './event-heads.js';
 
-const event = (session_id: string): Event => ({
-  event_id: newEventId(),
-  session_id,
-  actor_id: 'alice',
-  namespace: NS,
-  schema_version: 1,
-  kind: 'prompt',
-  body: { type: 'text', content: 'hi' },
-  valid_time: new Date().toISOString(),
-  source: { surface: 'claude-code', version: '1', client_id: 'c' },
-});
+const event = (session_id: string) => testEvent({ session_id });
 
 describe('headsOnce', () => {
   it('answers as getEventHeads does and asks the storage only for ids it has not seen', async () => {

@@ -63,12 +63,7 @@ async function expectSameRanking(fast: SqliteStorage, fts: SqliteStorage, querie
       [RETRIEVAL_WEIGHTS, 40],
       [{ title: 1, summary: 20 }, 5],
     ] as const) {
-      await expectSameAnswer(fast, fts, {
-        namespace: NS,
-        query,
-        limit,
-        ...(weights ? { weights } : {}),
-      });
+      await expectSameAnswer(fast, fts, query, limit, weights);
     }
   }
 }
@@ -77,8 +72,11 @@ async function expectSameRanking(fast: SqliteStorage, fts: SqliteStorage, querie
 async function expectSameAnswer(
   fast: SqliteStorage,
   fts: SqliteStorage,
-  options: Parameters<SqliteStorage['searchRecords']>[0],
+  query: string,
+  limit: number,
+  weights: Parameters<SqliteStorage['searchRecords']>[0]['weights'],
 ): Promise<void> {
+  const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
   const a = await fast.searchRecords(options);
   const b = await fts.searchRecords(options);
   expect(a.length).toBe(b.length);
@@ -124,12 +122,7 @@ describe('impact-ordered search', () => {
         [{ title: 1, summary: 20 }, 100],
         [RETRIEVAL_WEIGHTS, 1],
       ] as const) {
-        await expectSameAnswer(fast, fts, {
-          namespace: NS,
-          query,
-          limit,
-          ...(weights ? { weights } : {}),
-        });
+        await expectSameAnswer(fast, fts, query, limit, weights);
       }
     }
   });
