@@ -17,6 +17,7 @@ import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
+import { pgSessionReads } from './session-reads.js';
 import { pgSharing } from './sharing.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
@@ -177,6 +178,7 @@ export async function openPostgresStorage(
   const methods = {
     ...pgEvents(ctx, events),
     ...pgRecords(ctx),
+    ...pgSessionReads(ctx),
     ...pgSearch(ctx, {
       weights,
       plan,
