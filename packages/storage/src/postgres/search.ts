@@ -105,6 +105,8 @@ export interface PgSearchSettings {
 
 /** How long the record count is reused by searches of a large index (cachedTotalFrom). */
 const TOTAL_TTL_MS = 2000;
+/** Common lexemes in more records than this are never counted (impactStart's `known`). */
+const FREQUENT = 1000;
 /** Words whose lexemes are remembered (a word's lexemes never change for a configuration). */
 const MAX_CACHED_WORDS = 50_000;
 
@@ -134,6 +136,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
   const lexemeCache = new Map<string, string[]>();
   let total: { n: number; at: number } | undefined;
   let counting: Promise<number> | undefined;
+  const frequent = new WeakMap<CommonLexemes, string[]>();
 
   /** The number of records (summed from the trigger-kept counters). */
   async function countRecords(): Promise<number> {
@@ -278,22 +281,29 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
    * frequency, as of the last record count): impactStart counts the others.
    */
   async function knownLexemes(words: readonly string[]): Promise<string[]> {
-    const n = total?.n ?? 0;
-    const common = total ? await settings.termStats.common(n) : undefined;
-    const known: string[] = [];
+    const n = total?.n ?? (await totalDocs());
+    const common = await settings.termStats.common(n);
+    // The common lexemes are passed whether or not a word is known to have one: a word
+    // not seen before may be one, and counting it would read thousands of postings.
+    const known = common ? [...frequentLexemes(common, n)] : [];
     for (const word of words) {
       const found = lexemeCache.get(word);
       if (found?.length !== 1) continue;
       const lexeme = found[0]!;
       const cached = dfCache.get(lexeme);
-      if (
-        common?.shares.has(lexeme) ||
-        (cached && Math.abs(n - cached.atTotal) <= cached.atTotal * 0.05)
-      ) {
-        known.push(lexeme);
-      }
+      if (cached && Math.abs(n - cached.atTotal) <= cached.atTotal * 0.05) known.push(lexeme);
     }
     return known;
+  }
+
+  /** Common lexemes in more than FREQUENT records (per statistics object: they change every 30 s at most). */
+  function frequentLexemes(common: CommonLexemes, n: number): readonly string[] {
+    let found = frequent.get(common);
+    if (!found) {
+      found = [...common.shares].filter(([, share]) => share * n > FREQUENT).map(([l]) => l);
+      frequent.set(common, found);
+    }
+    return found;
   }
 
   async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
