@@ -95,8 +95,8 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(mode: string, env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, [...process.execArgv, SERVER, mode], {
+async function startServer(mode: string, env: NodeJS.ProcessEnv, script = SERVER): Promise<Server> {
+  const child = spawn(process.execPath, [...process.execArgv, script, mode], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -258,18 +258,34 @@ try {
     BENCH_SEMANTIC: semantic ? '1' : '0',
   });
   /** `count` collectors on the team database, started one after the other. */
-  const collectors = (count: number, semantic: boolean) => async () => {
-    const servers: Server[] = [];
-    for (let i = 0; i < count; i++) servers.push(await startServer('postgres', env(semantic)));
-    return servers;
-  };
-  const configs: Array<[string, boolean, () => Promise<Server[]>]> = [
+  const collectors =
+    (count: number, semantic: boolean, script = SERVER) =>
+    async () => {
+      const servers: Server[] = [];
+      for (let i = 0; i < count; i++) {
+        servers.push(await startServer('postgres', env(semantic), script));
+      }
+      return servers;
+    };
+  // BENCH_BEFORE=<another checkout's bench/server.ts>: its collector (that build, e.g. main's)
+  // runs each lexical configuration right after this one, on the same database, so a
+  // before/after is measured under the same load; BENCH_ROUNDS repeats the whole list.
+  const before = process.env['BENCH_BEFORE'];
+  type Config = [string, boolean, () => Promise<Server[]>];
+  const configs: Config[] = [
     ['echo (baseline)', false, async () => [await startServer('echo', {})]],
     ['lexical, 1 collector', false, collectors(1, false)],
+    ...(before
+      ? [['lexical, 1 collector (before)', false, collectors(1, false, before)] satisfies Config]
+      : []),
     ['lexical, 2 collectors', false, collectors(2, false)],
+    ...(before
+      ? [['lexical, 2 collectors (before)', false, collectors(2, false, before)] satisfies Config]
+      : []),
     ['semantic, 1 collector', true, collectors(1, true)],
     ['semantic, 2 collectors', true, collectors(2, true)],
   ];
+  const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 1));
   console.log(
     `Team server load test: ${RECORDS} records in ${PROJECTS} projects (seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s), one event per developer every ${EVENT_EVERY_MS / 1000} s, a retrieval per prompt (every 5th event), ${STEP_MS / 1000} s per step; PostgreSQL from ${pg.source}; Node ${process.version}; load average ${loadavg()[0]!.toFixed(1)}`,
   );
@@ -277,40 +293,44 @@ try {
   const summary: string[] = [];
   // BENCH_CONFIGS='echo|lexical, 1' runs only the configurations whose name contains one of them.
   const only = process.env['BENCH_CONFIGS']?.split('|');
-  for (const [name, semantic, start] of configs) {
-    if (only && !only.some((part) => name.includes(part))) continue;
-    console.log(`\n  ${name}`);
-    console.log('    developers  events/s  retr p50  retr p99  event p99  errors  lexical-only');
-    const servers = await start();
-    let knee: number | undefined;
-    let fallback: number | undefined;
-    let last = 0;
-    try {
-      const cold = await step(servers, STEPS[0]!);
+  for (let round = 1; round <= rounds; round++)
+    for (const [name, semantic, start] of configs) {
+      if (only && !only.some((part) => name.includes(part))) continue;
       console.log(
-        `    ${f(cold.developers, 10)}${f(cold.eventsPerSecond, 10)}${f(cold.retrievalP50, 10)}${f(cold.retrievalP99, 10)}${f(cold.eventP99, 11)}${f((cold.errors / Math.max(1, cold.requests)) * 100, 7, 1)}%${semantic ? `${f((cold.lexicalOnly / Math.max(1, cold.prompts)) * 100, 12, 1)}%` : '             -'}  (cold: not judged)`,
+        `\n  ${name}${rounds > 1 ? `, round ${round}` : ''} (load average ${loadavg()[0]!.toFixed(1)})`,
       );
-      for (const developers of STEPS) {
-        const s = await step(servers, developers);
-        const errorShare = s.errors / Math.max(1, s.requests);
-        const lexicalShare = s.lexicalOnly / Math.max(1, s.prompts);
+      console.log('    developers  events/s  retr p50  retr p99  event p99  errors  lexical-only');
+      const servers = await start();
+      let knee: number | undefined;
+      let fallback: number | undefined;
+      let last = 0;
+      try {
+        const cold = await step(servers, STEPS[0]!);
         console.log(
-          `    ${f(developers, 10)}${f(s.eventsPerSecond, 10)}${f(s.retrievalP50, 10)}${f(s.retrievalP99, 10)}${f(s.eventP99, 11)}${f(errorShare * 100, 7, 1)}%${semantic ? `${f(lexicalShare * 100, 12, 1)}%` : '             -'}`,
+          `    ${f(cold.developers, 10)}${f(cold.eventsPerSecond, 10)}${f(cold.retrievalP50, 10)}${f(cold.retrievalP99, 10)}${f(cold.eventP99, 11)}${f((cold.errors / Math.max(1, cold.requests)) * 100, 7, 1)}%${semantic ? `${f((cold.lexicalOnly / Math.max(1, cold.prompts)) * 100, 12, 1)}%` : '             -'}  (cold: not judged)`,
         );
-        if (semantic && fallback === undefined && lexicalShare > KNEE_ERRORS) fallback = developers;
-        if (s.retrievalP99 > KNEE_P99_MS || errorShare > KNEE_ERRORS) {
-          knee = developers;
-          break;
+        for (const developers of STEPS) {
+          const s = await step(servers, developers);
+          const errorShare = s.errors / Math.max(1, s.requests);
+          const lexicalShare = s.lexicalOnly / Math.max(1, s.prompts);
+          console.log(
+            `    ${f(developers, 10)}${f(s.eventsPerSecond, 10)}${f(s.retrievalP50, 10)}${f(s.retrievalP99, 10)}${f(s.eventP99, 11)}${f(errorShare * 100, 7, 1)}%${semantic ? `${f(lexicalShare * 100, 12, 1)}%` : '             -'}`,
+          );
+          if (semantic && fallback === undefined && lexicalShare > KNEE_ERRORS)
+            fallback = developers;
+          if (s.retrievalP99 > KNEE_P99_MS || errorShare > KNEE_ERRORS) {
+            knee = developers;
+            break;
+          }
+          last = developers;
         }
-        last = developers;
+      } finally {
+        for (const server of servers) await server.stop();
       }
-    } finally {
-      for (const server of servers) await server.stop();
+      summary.push(
+        `  ${`${name}${rounds > 1 ? ` #${round}` : ''}`.padEnd(24)} ${knee === undefined ? `held every step (to ${last})` : `knee at ${knee} developers (held ${last || 'none'})`}${semantic ? `; lexical-only answers above 1 % from ${fallback ?? 'no step'}` : ''}`,
+      );
     }
-    summary.push(
-      `  ${name.padEnd(24)} ${knee === undefined ? `held every step (to ${last})` : `knee at ${knee} developers (held ${last || 'none'})`}${semantic ? `; lexical-only answers above 1 % from ${fallback ?? 'no step'}` : ''}`,
-    );
-  }
   console.log(`\nKnee (retrieval p99 > ${KNEE_P99_MS} ms or > 1 % errors):`);
   for (const line of summary) console.log(line);
   console.log(`\nload average at the end: ${loadavg()[0]!.toFixed(1)} (2 cores, shared)`);

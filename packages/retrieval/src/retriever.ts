@@ -2,7 +2,7 @@ import { LIMITS, type MemoryRecord, type ObservationType } from '@kiro-learn/sch
 import { newestFirst } from './chain.js';
 import { formatContext } from './context.js';
 import { contentStems, echoes, informationFree, onlyAsks, saysNothing } from './echo.js';
-import { type HeadsReader, headsOnce } from './event-heads.js';
+import { type HeadsReader, headsOnce, SESSION_EVENTS, sessionHeads } from './event-heads.js';
 import { fuseHits, type SemanticHit } from './hybrid.js';
 import { type ResolvedRetrieverOptions, type RetrieverOptions, resolveOptions } from './options.js';
 import { overview } from './overview.js';
@@ -27,7 +27,7 @@ import {
   subjectOf,
 } from './session.js';
 import { analysePrompt } from './terms.js';
-import { coveringRecords, sessionFiles, withWorkingSet } from './working-set.js';
+import { coveringRecords, RECENT_RECORDS, sessionFiles, withWorkingSet } from './working-set.js';
 
 /** A prompt to find context for. */
 export interface RetrieveRequest {
@@ -520,17 +520,33 @@ export function createRetriever(options: RetrieverOptions): Retriever {
         const subject = subjectOf(query);
         if (query === '') return { ranked: [], view: undefined, subject };
         let semantic: SemanticOutcome | undefined;
-        const heads = headsOnce(storage);
+        const withWorking = opts.rankWeights.workingSet > 0;
+        // With a session: the project's newest records (the working set's) and the session's
+        // events in one read, which also answers which ranked records the session made.
+        const reads =
+          request.sessionId === undefined
+            ? undefined
+            : storage
+                .sessionReads({
+                  namespace: request.namespace,
+                  sessionId: request.sessionId,
+                  records: withWorking ? RECENT_RECORDS : 0,
+                  events: SESSION_EVENTS,
+                })
+                .catch((error: unknown) => {
+                  opts.onError(error);
+                  return undefined;
+                });
+        const heads = reads ? sessionHeads(reads, storage) : headsOnce(storage);
         // The files this session worked on so far, and the records that cover them: found
         // while the prompt's own search runs.
         const working =
-          request.sessionId === undefined || opts.rankWeights.workingSet <= 0
+          request.sessionId === undefined || !withWorking
             ? undefined
             : (async () => {
                 const files = await sessionFiles(
-                  storage,
+                  (await reads)?.records ?? [],
                   heads,
-                  request.namespace,
                   request.sessionId!,
                 );
                 return {

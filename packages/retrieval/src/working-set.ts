@@ -15,7 +15,7 @@ import type { HeadsReader } from './event-heads.js';
 import { type RankedHit, type RankWeights, recencyFactor, tieBreak } from './rank.js';
 
 /** The project's newest records read to find the session's own. */
-const RECENT_RECORDS = 50;
+export const RECENT_RECORDS = 50;
 /** Most working-set files searched for (newest first). */
 const SEARCHED_FILES = 8;
 /** Records fetched by the working-set search. */
@@ -23,19 +23,21 @@ const COVERING = 20;
 /** At most this many working-set files count for one record. */
 const MAX_MATCHES = 2;
 
-/** Files the session's records list, newest record first; empty when it has none yet. */
+/**
+ * Files the session's records list, newest record first; empty when it has none yet.
+ * `recent`: the project's newest records (RECENT_RECORDS of them, read with the session's
+ * events: sessionReads).
+ */
 export async function sessionFiles(
-  storage: Pick<StorageBackend, 'listRecords'>,
+  recent: readonly MemoryRecord[],
   heads: HeadsReader,
-  namespace: string,
   sessionId: string,
 ): Promise<string[]> {
-  const page = await storage.listRecords({ namespace, limit: RECENT_RECORDS, count: false });
   const ends = (record: MemoryRecord) => {
     const sources = record.source_event_ids;
     return sources.length === 0 ? [] : [sources[0]!, sources[sources.length - 1]!];
   };
-  const withFiles = page.items.filter((record) => record.files_touched.length > 0);
+  const withFiles = recent.filter((record) => record.files_touched.length > 0);
   const ids = [...new Set(withFiles.flatMap(ends))];
   if (ids.length === 0) return [];
   const mine = new Set(

@@ -6,6 +6,7 @@ import type { LogStore } from './stores/logs.js';
 import type { MemberStore } from './stores/members.js';
 import type { RecordStore } from './stores/records.js';
 import type { SearchStore } from './stores/search.js';
+import type { SessionReadStore } from './stores/session-reads.js';
 import type { SharingStore } from './stores/sharing.js';
 import type { StatsStore } from './stores/stats.js';
 import type { TeamStore } from './stores/team.js';
@@ -24,6 +25,7 @@ export interface StorageBackend
   extends EventStore,
     RecordStore,
     SearchStore,
+    SessionReadStore,
     VectorStore,
     BufferStore,
     ClaimStore,
@@ -81,6 +83,11 @@ export type {
   SupersessionLink,
 } from './stores/records.js';
 export type { ColumnWeights, SearchHit, SearchOptions, SearchStore } from './stores/search.js';
+export type {
+  SessionReadStore,
+  SessionReads,
+  SessionReadsQuery,
+} from './stores/session-reads.js';
 export {
   type NewTeamRecordCopy,
   type OutboxEntry,

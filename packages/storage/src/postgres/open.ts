@@ -17,6 +17,7 @@ import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
+import { pgSessionReads } from './session-reads.js';
 import { pgSharing } from './sharing.js';
 import { pgStats } from './stats.js';
 import type { PgTables } from './tables.js';
@@ -47,6 +48,11 @@ export interface PostgresStorageOptions {
    * statistics fresh itself (default 10,000).
    */
   termStatsMinRecords?: number;
+  /**
+   * Rank searches through the impact-ordered postings (default true); false ranks every
+   * matching record instead (same answers, slower: for comparison).
+   */
+  impactSearch?: boolean;
 }
 
 /** What `health()` reports (doctor and status print it). */
@@ -172,6 +178,7 @@ export async function openPostgresStorage(
   const methods = {
     ...pgEvents(ctx, events),
     ...pgRecords(ctx),
+    ...pgSessionReads(ctx),
     ...pgSearch(ctx, {
       weights,
       plan,
@@ -179,6 +186,7 @@ export async function openPostgresStorage(
       termStats,
       searchDb,
       cachedTotalFrom: termStatsMinRecords,
+      impacts: options.impactSearch ?? true,
     }),
     ...pgBuffer(ctx),
     ...pgClaims(ctx),

@@ -20,6 +20,7 @@ import { sqliteMembers } from './members.js';
 import { migrate } from './migrations.js';
 import { sqliteRecords } from './records.js';
 import { createQueryTermTables, sqliteSearch, type TermCounts } from './search.js';
+import { sqliteSessionReads } from './session-reads.js';
 import { sqliteSharing } from './sharing.js';
 import { StatementCache } from './statements.js';
 import { sqliteStats } from './stats.js';
@@ -211,9 +212,11 @@ function compose(
   };
   const plan = { ...options.search };
   const termCounts: TermCounts = new Map();
+  const records = sqliteRecords(ctx);
   const methods: Omit<SqliteStorage, 'db' | 'path' | 'close'> = {
     ...sqliteEvents(ctx),
-    ...sqliteRecords(ctx),
+    ...records,
+    ...sqliteSessionReads(ctx, records),
     ...sqliteSearch(ctx, {
       weights: { ...DEFAULT_COLUMN_WEIGHTS, ...options.weights },
       plan,

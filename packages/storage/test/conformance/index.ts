@@ -8,6 +8,7 @@ import { logsConformance } from './logs.js';
 import { membersConformance } from './members.js';
 import { recordsConformance } from './records.js';
 import { searchConformance } from './search.js';
+import { sessionReadsConformance } from './session-reads.js';
 import { sharingConformance } from './sharing.js';
 import { supersessionConformance } from './supersession.js';
 import { teamConformance } from './team.js';
@@ -21,7 +22,7 @@ export type { BackendFactory } from './types.js';
  * once and run against each backend (test/sqlite.conformance.test.ts,
  * test/postgres.conformance.test.ts), so the backends cannot drift apart. One file per
  * aggregate interface (src/stores/): events (EventStore), records and supersession
- * (RecordStore), search (SearchStore), vectors (VectorStore), buffer (BufferStore), claims
+ * (RecordStore), search (SearchStore), session reads (SessionReadStore), vectors (VectorStore), buffer (BufferStore), claims
  * (ClaimStore), members (MemberStore), team (TeamStore), sharing (SharingStore), logs
  * (LogStore), data (DataStore); totals (StatsStore) are checked beside the writes that
  * change them, and lifecycle covers close and reopen.
@@ -31,6 +32,7 @@ export function describeStorageConformance(name: string, factory: BackendFactory
     eventsConformance(factory);
     recordsConformance(factory);
     searchConformance(factory);
+    sessionReadsConformance(factory);
     supersessionConformance(factory);
     bufferConformance(factory);
     claimsConformance(factory);
