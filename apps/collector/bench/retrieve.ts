@@ -8,8 +8,11 @@
 // they hold, and embedding 100 000 records first would take the bench hours.
 // Prints median, p99 and the server's CPU time per request (all its threads, measured
 // from /proc by process.cpuUsage: steadier than latency on a shared machine); asserts nothing. BENCH_PROJECTS=20 spreads the records over
-// that many projects (the prompts still go to one of them).
-import { mkdtempSync, rmSync } from 'node:fs';
+// that many projects (the prompts still go to one of them). BENCH_DATA=<dir> builds the
+// database there and keeps it, or reuses the one already there (the building figures are
+// then left out); BENCH_MODES=lexical,stored measures only those servers; BENCH_PROFILE=<dir>
+// writes a CPU profile of each server to <dir>/<mode>/ (read it with bench/profile-top.ts).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +42,9 @@ const PROJECTS = Number(process.env['BENCH_PROJECTS'] ?? 1);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 200);
 const WARMUP = 20;
 const SAMPLE = Number(process.env['BENCH_SAMPLE'] ?? 60);
+const KEEP = process.env['BENCH_DATA'];
+const MODES = (process.env['BENCH_MODES'] ?? 'lexical,semantic,fts5,stored').split(',');
+const PROFILE_DIR = process.env['BENCH_PROFILE'];
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 const random = seededRandom(7);
@@ -118,8 +124,8 @@ const row = (what: string, s: { median: number; p99: number }, extra = '') =>
     `  ${what.padEnd(52)}${s.median.toFixed(2).padStart(10)}${s.p99.toFixed(2).padStart(10)}${extra}`,
   );
 
-async function server(args: string[]) {
-  const s = await spawnServer(args);
+async function server(args: string[], nodeArgs: string[]) {
+  const s = await spawnServer(args, { nodeArgs });
   return {
     port: Number(s.first),
     rssMb: () => s.rssMb(),
@@ -136,14 +142,23 @@ async function server(args: string[]) {
 const post = async (agent: Agent, port: number, path: string, body: string) =>
   (await httpRequest(port, 'POST', path, { agent, body })).text;
 
-async function measure(port: number, namespace: string, mark: () => void, query: string) {
+// Each server's prompts come from sessions of their own: a session seen by an earlier
+// server (or run, with BENCH_DATA) would hold the records it was shown and skip them.
+const RUN = Date.now().toString(36);
+async function measure(
+  port: number,
+  namespace: string,
+  mark: () => void,
+  query: string,
+  sessions: string,
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const ms: number[] = [];
   let withContext = 0;
   for (const [i, prompt] of prompts.entries()) {
     const body = JSON.stringify({
       event_id: newEventId(),
-      session_id: `bench-${i}`,
+      session_id: `bench-${sessions}-${RUN}-${i}`,
       actor_id: 'dev',
       namespace,
       schema_version: 1,
@@ -166,7 +181,8 @@ async function measure(port: number, namespace: string, mark: () => void, query:
 
 const startLoad = loadavg()[0]!.toFixed(1);
 const nodeStart = nodeStarts(10);
-const home = mkdtempSync(join(tmpdir(), 'kl-bench-retrieve-'));
+const home = KEEP ?? mkdtempSync(join(tmpdir(), 'kl-bench-retrieve-'));
+const reuse = KEEP !== undefined && existsSync(join(KEEP, 'kiro-learn.db'));
 try {
   const namespaces = Array.from({ length: PROJECTS }, (_, p) =>
     buildNamespace('dev', `bench-${p}`),
@@ -175,7 +191,7 @@ try {
   const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
   const loadStarted = performance.now();
   const embedder = await loadEmbedder();
-  for (let i = 0; i < RECORDS; i += 1000) {
+  for (let i = 0; i < (reuse ? 0 : RECORDS); i += 1000) {
     const batch = Array.from({ length: Math.min(1000, RECORDS - i) }, (_, j) =>
       recordAt(i + j, namespaces[(i + j) % PROJECTS]!),
     );
@@ -223,14 +239,22 @@ try {
     Awaited<ReturnType<typeof measure>> & { rss: number; cpu: number }
   > = {};
   for (const mode of ['lexical', 'semantic', 'fts5', 'stored'] as const) {
+    if (!MODES.includes(mode)) continue;
     if (mode === 'fts5') process.env['BENCH_IMPACT_MIN_POSTINGS'] = 'Infinity';
-    const s = await server([
-      here('./retrieve-server.ts'),
-      home,
-      mode === 'semantic' ? mode : 'lexical',
-    ]);
+    const profile = PROFILE_DIR ? `${PROFILE_DIR}/${mode}` : undefined;
+    if (profile) mkdirSync(profile, { recursive: true });
+    const s = await server(
+      [here('./retrieve-server.ts'), home, mode === 'semantic' ? mode : 'lexical'],
+      profile ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${profile}`] : [],
+    );
     delete process.env['BENCH_IMPACT_MIN_POSTINGS'];
-    const r = await measure(s.port, target, s.mark, mode === 'stored' ? '' : '?retrieve=true');
+    const r = await measure(
+      s.port,
+      target,
+      s.mark,
+      mode === 'stored' ? '' : '?retrieve=true',
+      mode,
+    );
     const rss = s.rssMb();
     results[mode] = { ...r, rss, cpu: (await s.stop()) / REQUESTS };
   }
@@ -245,20 +269,33 @@ try {
   row("baseline: node -e '' start-up", stats(nodeStart));
   row('baseline: bare HTTP echo of a POST', stats(echoMs.slice(WARMUP)), cpu(echoCpu));
   row('prompt embedding alone (in this process)', stats(promptMs));
-  row('baseline: the prompt stored, no retrieval', results['stored']!, cpu(results['stored']!.cpu));
-  row(
-    'retrieve, lexical, FTS5 scoring every hit (before)',
-    results['fts5']!,
-    cpu(results['fts5']!.cpu),
-  );
-  row('retrieve, lexical only (semantic off)', results['lexical']!, cpu(results['lexical']!.cpu));
-  row('retrieve, hybrid (semantic on)', results['semantic']!, cpu(results['semantic']!.cpu));
-  console.log(
-    `\n  prompts given context: lexical ${results['lexical']!.withContext} (FTS5 scoring ${results['fts5']!.withContext}), hybrid ${results['semantic']!.withContext} of ${REQUESTS}`,
-  );
-  console.log(
-    `  collector RSS after the run: lexical ${results['lexical']!.rss.toFixed(0)} MB, semantic (model loaded) ${results['semantic']!.rss.toFixed(0)} MB`,
-  );
+  const lines = [
+    ['stored', 'baseline: the prompt stored, no retrieval'],
+    ['fts5', 'retrieve, lexical, FTS5 scoring every hit (before)'],
+    ['lexical', 'retrieve, lexical only (semantic off)'],
+    ['semantic', 'retrieve, hybrid (semantic on)'],
+  ] as const;
+  for (const [mode, what] of lines) {
+    const r = results[mode];
+    if (r) row(what, r, cpu(r.cpu));
+  }
+  const { stored, lexical, fts5, semantic } = results;
+  if (stored && lexical) {
+    console.log(
+      `\n  lexical retrieval's server CPU above the stored prompt: ${((lexical.cpu - stored.cpu) / 1000).toFixed(2)} ms a prompt`,
+    );
+  }
+  const given = [
+    lexical && `lexical ${lexical.withContext}`,
+    fts5 && `FTS5 scoring ${fts5.withContext}`,
+    semantic && `hybrid ${semantic.withContext}`,
+  ].filter(Boolean);
+  if (given.length > 0) console.log(`  prompts given context: ${given.join(', ')} of ${REQUESTS}`);
+  const rss = [
+    lexical && `lexical ${lexical.rss.toFixed(0)} MB`,
+    semantic && `semantic (model loaded) ${semantic.rss.toFixed(0)} MB`,
+  ].filter(Boolean);
+  if (rss.length > 0) console.log(`  collector RSS after the run: ${rss.join(', ')}`);
   console.log(
     `  record embedding: ${perSecond.toFixed(1)} records/s (sample of ${sample.length}); reindex of 100,000 records ≈ ${(100_000 / perSecond / 60).toFixed(0)} min (extrapolated from the sample)`,
   );
@@ -266,8 +303,8 @@ try {
     `  database: ${sizeMb.all.toFixed(0)} MB, of which the impact-ordered search table ${sizeMb.impact.toFixed(0)} MB (its rows and its rid index)`,
   );
   console.log(
-    `  building the database: ${loadS.toFixed(0)} s; machine: ${process.arch}, Node ${process.version}, shared with other jobs (load average ${startLoad} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,
+    `  building the database: ${reuse ? 'reused' : `${loadS.toFixed(0)} s`}; machine: ${process.arch}, Node ${process.version}, shared with other jobs (load average ${startLoad} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,
   );
 } finally {
-  rmSync(home, { recursive: true, force: true });
+  if (!KEEP) rmSync(home, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 // PostgreSQL search against SQLite, same run, same corpus: N records (BENCH_SIZE, default
 // 100,000) in 20 projects, a Zipf vocabulary (corpus.mjs), prompts of 12 words, one search
-// at a time, limit 40. Rounds alternate the backends (SQLite, PostgreSQL, and with
-// BENCH_PG_BEFORE=<path of another build's dist/postgres/index.js> that build too), each
+// at a time, limit 40. Rounds alternate the backends (SQLite, PostgreSQL through its
+// impact-ordered postings, PostgreSQL ranking every match as before migration 0014
+// (`impactSearch: false`, same schema), and with BENCH_PG_BEFORE=<path of another build's
+// dist/postgres/index.js> that build too, on a schema it can open), each
 // round 30 prompts of warm-up then 200 measured, new prompts every round. The first round
 // of each backend is right after it was opened (cold caches: term counts, lexemes).
 // BENCH_DB=<file> and BENCH_PG_SCHEMA=<schema> keep both databases for the next run
@@ -36,12 +38,15 @@ url.pathname = `/${database}`;
 
 const dir = process.env.BENCH_DB ? undefined : mkdtempSync(join(tmpdir(), 'kiro-learn-pg-search-'));
 const sqlite = await openSqliteStorage({ path: process.env.BENCH_DB ?? join(dir, 'bench.db') });
+const opening = performance.now();
 const postgres = await openPostgresStorage({
   url: url.toString(),
   schema,
   acquireTimeoutMs: 600_000,
 });
 console.log(`PostgreSQL against SQLite search — ${environment()}; load average ${load()}`);
+// Long only when it migrates an existing schema (0014 indexes every record).
+console.log(`  PostgreSQL opened in ${((performance.now() - opening) / 1000).toFixed(1)} s`);
 
 async function fill(name, storage) {
   let have = (await storage.stats()).memories.total;
@@ -60,13 +65,24 @@ async function fill(name, storage) {
 }
 await fill('SQLite', sqlite);
 await fill('PostgreSQL', postgres);
-// As autovacuum would after an import.
+// As autovacuum would after an import (it vacuums a table after inserts, which sets the
+// visibility map that lets a count of postings skip the heap).
 await sql`ANALYZE memory_records`.execute(postgres.db);
+await sql`VACUUM ANALYZE impact_postings`.execute(postgres.db);
 await sql`SELECT gin_clean_pending_list('memory_records_search'::regclass)`.execute(postgres.db);
 
 const backends = [
   ['SQLite', sqlite],
   ['PostgreSQL', postgres],
+  [
+    'PostgreSQL (full rank)',
+    await openPostgresStorage({
+      url: url.toString(),
+      schema,
+      acquireTimeoutMs: 600_000,
+      impactSearch: false,
+    }),
+  ],
 ];
 if (process.env.BENCH_PG_BEFORE) {
   const before = await import(process.env.BENCH_PG_BEFORE);

@@ -18,6 +18,7 @@ import type {
   RetrievalLogEntry,
   StorageStats,
 } from './backend.js';
+import { compileOnce, type RunCompiled, runWithKysely } from './compile-once.js';
 import { StorageError } from './errors.js';
 import { memberOfRow, RECORD_COLUMNS, recordOfColumns } from './rows.js';
 import type { SharedTables } from './tables.js';
@@ -54,24 +55,35 @@ export const eventOfJson = (json: string | undefined): Event | undefined =>
 /**
  * A page of events, newest first by arrival. A cursor is the last seq of the page before;
  * `seqBound` turns it into the backend's bound (SQLite a number, PostgreSQL bigint text).
+ * Compiled once per shape; `run` executes it (SQLite: synchronously).
  */
 export async function listEventPage(
   db: Kysely<PortableTables>,
   query: ListEventsOptions,
   seqBound: (cursor: string) => Count,
+  run: RunCompiled = runWithKysely(db),
 ): Promise<EventPage> {
-  let q = db.selectFrom('events').select(['seq', 'json']);
-  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-  if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-  if (query.kind !== undefined) q = q.where('kind', '=', query.kind);
-  if (query.cursor !== undefined) {
-    if (!/^\d+$/.test(query.cursor)) throw new StorageError('invalid_cursor', 'invalid cursor');
-    q = q.where('seq', '<', seqBound(query.cursor));
+  const { cursor } = query;
+  if (cursor !== undefined && !/^\d+$/.test(cursor)) {
+    throw new StorageError('invalid_cursor', 'invalid cursor');
   }
-  const rows = await q
-    .orderBy('seq', 'desc')
-    .limit(query.limit + 1)
-    .execute();
+  const values = {
+    namespace: query.namespace,
+    sessionId: query.sessionId,
+    kind: query.kind,
+    before: cursor === undefined ? undefined : seqBound(cursor),
+    limit: query.limit + 1,
+  };
+  const rows = await run(
+    compileOnce(db, 'listEventPage', values, (v) => {
+      let q = db.selectFrom('events').select(['seq', 'json']);
+      if (values.namespace !== undefined) q = q.where('namespace', '=', v.namespace);
+      if (values.sessionId !== undefined) q = q.where('session_id', '=', v.sessionId);
+      if (values.kind !== undefined) q = q.where('kind', '=', v.kind);
+      if (values.before !== undefined) q = q.where('seq', '<', v.before);
+      return q.orderBy('seq', 'desc').limit(v.limit);
+    }),
+  );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
@@ -104,21 +116,33 @@ export async function findMemberRow(
   return row && memberOfRow(row);
 }
 
-/** The retrieval log, newest first (by time when bounded by time). */
+/** The retrieval log, newest first (by time when bounded by time); compiled once per shape. */
 export async function listRetrievalEntries(
   db: Kysely<PortableTables>,
   query: LogQuery & { sessionId?: string; since?: string },
+  run: RunCompiled = runWithKysely(db),
 ): Promise<RetrievalLogEntry[]> {
-  let q = db.selectFrom('retrieval_log').selectAll();
-  if (query.namespace !== undefined) q = q.where('namespace', '=', query.namespace);
-  if (query.sessionId !== undefined) q = q.where('session_id', '=', query.sessionId);
-  // Whole ids: PostgreSQL compares a bigint, which a fraction cannot be.
-  if (query.afterId !== undefined) q = q.where('id', '>', Math.trunc(query.afterId));
-  // By time, when bounded by time: the created_at index then reads only that range.
-  if (query.since !== undefined) {
-    q = q.where('created_at', '>=', query.since).orderBy('created_at', 'desc');
-  }
-  const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+  const values = {
+    namespace: query.namespace,
+    sessionId: query.sessionId,
+    // Whole ids: PostgreSQL compares a bigint, which a fraction cannot be.
+    afterId: query.afterId === undefined ? undefined : Math.trunc(query.afterId),
+    since: query.since,
+    limit: query.limit,
+  };
+  const rows = await run(
+    compileOnce(db, 'listRetrievalEntries', values, (v) => {
+      let q = db.selectFrom('retrieval_log').selectAll();
+      if (values.namespace !== undefined) q = q.where('namespace', '=', v.namespace);
+      if (values.sessionId !== undefined) q = q.where('session_id', '=', v.sessionId);
+      if (values.afterId !== undefined) q = q.where('id', '>', v.afterId);
+      // By time, when bounded by time: the created_at index then reads only that range.
+      if (values.since !== undefined) {
+        q = q.where('created_at', '>=', v.since).orderBy('created_at', 'desc');
+      }
+      return q.orderBy('id', 'desc').limit(v.limit);
+    }),
+  );
   return rows.map(retrievalEntryOfRow);
 }
 

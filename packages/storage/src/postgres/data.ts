@@ -147,8 +147,11 @@ export function pgData(ctx: PgContext): DataStore {
     await awaitOlderSnapshots(xid);
     const tables = new Set<string>();
     for (const [, table] of forgetSteps(plan)) tables.add(table);
-    // Rows that go with a record (foreign keys ON DELETE CASCADE) hold its text or vector.
-    if (plan.records) for (const table of ['record_vectors', 'team_records']) tables.add(table);
+    // Rows that go with a record (foreign keys ON DELETE CASCADE, the impact trigger) hold
+    // its text or vector.
+    if (plan.records) {
+      for (const table of ['record_vectors', 'team_records', 'impact_postings']) tables.add(table);
+    }
     await db.connection().execute(async (connection) => {
       await sql`SET statement_timeout = 0`.execute(connection);
       try {

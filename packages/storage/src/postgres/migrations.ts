@@ -551,6 +551,117 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       "SELECT gin_clean_pending_list('memory_records_questions_search'::regclass)",
     ],
   },
+  {
+    // Impact-ordered postings (postgres/impacts.ts): per (lexeme, project) the records in
+    // the order of an upper bound of their ts_rank part at the reference weights, with the
+    // per-label counts and lengths the exact score needs, so a top-k reads the head of each
+    // list and stops early, and a lexeme's document frequency is a count over one index
+    // range instead of a GIN count that reads a heap row per match. Kept by a row trigger
+    // in the writing transaction: a deleted record's rows go with it (found again by
+    // recomputing them from the old vectors: the index key holds the impact). Existing
+    // records are indexed here, in the migration's transaction.
+    name: '0014_impact_postings',
+    statements: [
+      `CREATE TABLE impact_namespaces (
+        id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        namespace TEXT COLLATE "C" NOT NULL UNIQUE
+      )`,
+      `CREATE TABLE impact_postings (
+        lexeme TEXT COLLATE "C" NOT NULL,
+        ns INTEGER NOT NULL,
+        impact REAL NOT NULL,
+        record_id TEXT COLLATE "C" NOT NULL,
+        tf INTEGER NOT NULL,
+        q INTEGER NOT NULL,
+        len INTEGER NOT NULL,
+        qlen INTEGER NOT NULL
+      )`,
+      // sum(1/j²), j = 1..n: the position discount of ts_rank.
+      `CREATE FUNCTION impact_h2(n INTEGER) RETURNS FLOAT8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+        $$ SELECT coalesce(sum(1::float8 / (j::float8 * j::float8)), 0) FROM generate_series(1, n) j $$`,
+      // G(reference weights) of impacts.ts: title 1, concepts/files 0.625, facts and summary
+      // 0.375, questions 0.25 (retrieval's weights, scaled as rankWeights scales them).
+      `CREATE FUNCTION impact_of(a INTEGER, b INTEGER, c INTEGER, d INTEGER, q INTEGER, len INTEGER, qlen INTEGER)
+        RETURNS REAL LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT ((CASE WHEN a + b + c + d = 0 THEN 0::float8 ELSE
+            (impact_h2(a) + 0.625::float8 * (impact_h2(a + b) - impact_h2(a))
+             + 0.375::float8 * (impact_h2(a + b + c + d) - impact_h2(a + b))
+             + greatest(
+                 CASE WHEN b > 0 THEN 0.625::float8 * (1 - 1 / ((a + 1)::float8 ^ 2)) ELSE 0 END,
+                 CASE WHEN c > 0 THEN 0.375::float8 * (1 - 1 / ((a + b + 1)::float8 ^ 2)) ELSE 0 END,
+                 CASE WHEN d > 0 THEN 0.375::float8 * (1 - 1 / ((a + b + c + 1)::float8 ^ 2)) ELSE 0 END))
+            / 1.64493406685::float8 / (ln((len + 1)::float8) / ln(2::float8)) END)
+          + CASE WHEN q = 0 THEN 0::float8 ELSE
+            0.25::float8 * impact_h2(q) / 1.64493406685::float8 / (ln((qlen + 1)::float8) / ln(2::float8)) END)::real
+      $$`,
+      // A record's postings from its two vectors (the namespace lexeme has no positions and
+      // is left out; it counts in the length, as ts_rank counts it).
+      `CREATE FUNCTION impact_rows(search TSVECTOR, asked TSVECTOR)
+        RETURNS TABLE (lexeme TEXT, impact REAL, tf INTEGER, q INTEGER, len INTEGER, qlen INTEGER)
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        WITH counted AS (
+          SELECT u.lexeme,
+            count(*) FILTER (WHERE w = 'A')::int AS a, count(*) FILTER (WHERE w = 'B')::int AS b,
+            count(*) FILTER (WHERE w = 'C')::int AS c, count(*) FILTER (WHERE w = 'D')::int AS d
+          FROM unnest(search) u CROSS JOIN unnest(u.weights) w
+          WHERE u.positions IS NOT NULL GROUP BY u.lexeme
+        ), asked_counts AS (
+          SELECT u.lexeme, cardinality(u.positions) AS q FROM unnest(asked) u WHERE u.positions IS NOT NULL
+        ), lengths AS (
+          SELECT (SELECT coalesce(sum(coalesce(cardinality(u.positions), 1)), 0) FROM unnest(search) u)::int AS len,
+            (SELECT coalesce(sum(coalesce(cardinality(u.positions), 1)), 0) FROM unnest(asked) u)::int AS qlen
+        )
+        SELECT coalesce(c.lexeme, k.lexeme),
+          impact_of(coalesce(c.a, 0), coalesce(c.b, 0), coalesce(c.c, 0), coalesce(c.d, 0), coalesce(k.q, 0), l.len, l.qlen),
+          least(coalesce(c.a, 0), 255) | (least(coalesce(c.b, 0), 255) << 8)
+            | (least(coalesce(c.c, 0), 255) << 16) | (least(coalesce(c.d, 0), 127) << 24),
+          coalesce(k.q, 0), l.len, l.qlen
+        FROM counted c FULL JOIN asked_counts k ON k.lexeme = c.lexeme CROSS JOIN lengths l
+      $$`,
+      `CREATE FUNCTION impact_namespace(name TEXT) RETURNS INTEGER LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      DECLARE found INTEGER;
+      BEGIN
+        SELECT id INTO found FROM impact_namespaces WHERE namespace = name;
+        IF found IS NULL THEN
+          INSERT INTO impact_namespaces (namespace) VALUES (name) ON CONFLICT DO NOTHING;
+          SELECT id INTO found FROM impact_namespaces WHERE namespace = name;
+        END IF;
+        RETURN found;
+      END $$`,
+      `CREATE FUNCTION memory_records_impacts() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.record_id = NEW.record_id AND OLD.namespace = NEW.namespace
+           AND OLD.search = NEW.search AND OLD.questions_search = NEW.questions_search THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          DELETE FROM impact_postings p
+          USING impact_rows(OLD.search, OLD.questions_search) r
+          WHERE p.lexeme = r.lexeme AND p.ns = (SELECT id FROM impact_namespaces WHERE namespace = OLD.namespace)
+            AND p.impact = r.impact AND p.record_id = OLD.record_id;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO impact_postings (lexeme, ns, impact, record_id, tf, q, len, qlen)
+          SELECT r.lexeme, impact_namespace(NEW.namespace), r.impact, NEW.record_id, r.tf, r.q, r.len, r.qlen
+          FROM impact_rows(NEW.search, NEW.questions_search) r;
+        END IF;
+        RETURN NULL;
+      END $$`,
+      `INSERT INTO impact_namespaces (namespace)
+        SELECT DISTINCT namespace FROM memory_records ORDER BY namespace`,
+      `INSERT INTO impact_postings (lexeme, ns, impact, record_id, tf, q, len, qlen)
+        SELECT r.lexeme, n.id, r.impact, m.record_id, r.tf, r.q, r.len, r.qlen
+        FROM memory_records m JOIN impact_namespaces n ON n.namespace = m.namespace
+        CROSS JOIN LATERAL impact_rows(m.search, m.questions_search) r`,
+      // Read backwards for a list's head: (lexeme, ns) then impact and record_id descending.
+      `CREATE INDEX impact_postings_list ON impact_postings (lexeme, ns, impact, record_id)
+        INCLUDE (tf, q, len, qlen)`,
+      `CREATE TRIGGER memory_records_impacts_aiud AFTER INSERT OR UPDATE OR DELETE ON memory_records
+        FOR EACH ROW EXECUTE FUNCTION memory_records_impacts()`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

@@ -48,6 +48,11 @@ export interface PostgresStorageOptions {
    * statistics fresh itself (default 10,000).
    */
   termStatsMinRecords?: number;
+  /**
+   * Rank searches through the impact-ordered postings (default true); false ranks every
+   * matching record instead (same answers, slower: for comparison).
+   */
+  impactSearch?: boolean;
 }
 
 /** What `health()` reports (doctor and status print it). */
@@ -183,6 +188,7 @@ export async function openPostgresStorage(
       termStats,
       searchDb,
       cachedTotalFrom: termStatsMinRecords,
+      impacts: options.impactSearch ?? true,
     }),
     ...pgBuffer(ctx),
     ...pgClaims(ctx),

@@ -6,6 +6,7 @@ import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
+import { impactCandidates, postingCounts } from './impacts.js';
 import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow, PgTables } from './tables.js';
 import type { CommonLexemes, PgTermStats } from './term-stats.js';
@@ -95,6 +96,11 @@ export interface PgSearchSettings {
    * less moves nothing there). Below it every search reads the count.
    */
   cachedTotalFrom: number;
+  /**
+   * Rank through the impact-ordered postings (impacts.ts; default true). False ranks every
+   * matching record, as before migration 0014: the same answers, kept for comparison.
+   */
+  impacts?: boolean;
 }
 
 /** How long the record count is reused by searches of a large index (cachedTotalFrom). */
@@ -203,8 +209,16 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         result.set(term, cached.df);
       } else missing.push(term);
     }
-    if (missing.length > 0) {
-      const queries = missing.map((term) => terms.get(term) ?? '');
+    // A term of one lexeme is counted over its postings; one a word turned into several
+    // lexemes (all of them in a record) only through the GIN index.
+    const single = settings.impacts === false ? [] : missing.filter((term) => !term.includes(' '));
+    if (single.length > 0) {
+      const counts = await postingCounts(search, single, settings.maxPostings + 1);
+      for (const [i, term] of single.entries()) remember(term, counts[i] ?? 0);
+    }
+    const several = missing.filter((term) => !single.includes(term));
+    if (several.length > 0) {
+      const queries = several.map((term) => terms.get(term) ?? '');
       const { rows } = await sql<{ i: string; df: string }>`
         SELECT t.i, (SELECT count(*) FROM (
           SELECT 1 FROM memory_records
@@ -212,18 +226,20 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           LIMIT ${settings.maxPostings + 1}
         ) hits) AS df
         FROM unnest(${queries}::text[]) WITH ORDINALITY AS t(q, i)`.execute(search);
-      if (dfCache.size >= 50_000) dfCache.clear();
       for (const row of rows) {
-        const term = missing[Number(row.i) - 1];
-        if (term === undefined) continue;
-        const df = Number(row.df);
-        result.set(term, df);
-        // A term no record has yet is not cached: the next record may bring it (see the
-        // SQLite backend's documentFrequency).
-        if (df > 0) dfCache.set(term, { df, atTotal: totalDocs });
+        const term = several[Number(row.i) - 1];
+        if (term !== undefined) remember(term, Number(row.df));
       }
     }
     return result;
+
+    function remember(term: string, df: number) {
+      if (dfCache.size >= 50_000) dfCache.clear();
+      result.set(term, df);
+      // A term no record has yet is not cached: the next record may bring it (see the
+      // SQLite backend's documentFrequency).
+      if (df > 0) dfCache.set(term, { df, atTotal: totalDocs });
+    }
   }
 
   /**
@@ -316,6 +332,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         const term = termOf[words.indexOf(word)] ?? '';
         const frequency = df.get(term) ?? 0;
         return {
+          term,
           query: terms.get(term) ?? '',
           // FTS5's BM25 IDF (floored the same way), so both backends weigh terms alike.
           idf: Math.max(1e-6, Math.log((totalDocs - frequency + 0.5) / (frequency + 0.5))),
@@ -342,10 +359,37 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           ),
           sql` + `,
         );
+        // The impact lists serve a project's search without other filters, of terms of one
+        // lexeme each; they choose the records the same statement then ranks.
+        const fast =
+          settings.impacts !== false &&
+          query.namespace !== undefined &&
+          query.observationType === undefined &&
+          query.current !== true &&
+          query.file === undefined &&
+          kept.every((t) => !t.term.includes(' '));
+        let within = sql``;
+        if (fast && query.namespace !== undefined) {
+          const candidates = await impactCandidates(
+            search,
+            query.namespace,
+            kept.map((t) => ({ lexeme: t.term, idf: t.idf })),
+            weights,
+            askedWeight,
+            query.limit,
+          );
+          if (candidates.length === 0) return [];
+          within = sql`AND r.record_id = ANY(${candidates}::text[])`;
+        }
+        // With candidates, their primary keys lead: the match is only checked (`IS TRUE`
+        // keeps it from the index).
+        const matched = fast
+          ? sql`(r.search @@ ${match}::tsquery${asked}) IS TRUE`
+          : sql`(r.search @@ ${match}::tsquery${asked})`;
         const { rows } = await sql<PgRecordRow & { score: number }>`
           SELECT ${recordColumns('r')}, (${score}) AS score
           FROM memory_records r
-          WHERE (r.search @@ ${match}::tsquery${asked}) ${filters(query, true)}
+          WHERE ${matched} ${within} ${filters(query, true)}
           ORDER BY score DESC, r.record_id DESC
           LIMIT ${query.limit}`.execute(search);
         return rows.map(({ score: s, ...row }) => ({

@@ -74,29 +74,7 @@ export function sqliteEvents(ctx: SqliteContext): Omit<EventStore, 'watchEvents'
 
     async listEvents(query) {
       ctx.ensureOpen();
-      const { namespace, sessionId, kind } = query;
-      if (
-        namespace === undefined ||
-        sessionId === undefined ||
-        kind === undefined ||
-        query.cursor !== undefined
-      ) {
-        return listEventPage(db, query, Number);
-      }
-      // A session's events of one kind (retrieval reads its notes for every session it has
-      // not seen yet): the page listEventPage would make, from a prepared statement.
-      const rows = ctx.statements
-        .prepare(
-          `SELECT seq, json FROM events WHERE namespace = ? AND session_id = ? AND kind = ?
-           ORDER BY seq DESC LIMIT ?`,
-        )
-        .all(namespace, sessionId, kind, query.limit + 1) as Array<{ seq: number; json: string }>;
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((row) => JSON.parse(row.json) as Event),
-        ...(rows.length > query.limit && last ? { nextCursor: String(last.seq) } : {}),
-      };
+      return listEventPage(db, query, Number, (compiled) => ctx.statements.all(compiled));
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { LogStore } from '../backend.js';
-import { listExtractionEntries, listRetrievalEntries, retrievalEntryOfRow } from '../portable.js';
+import { listExtractionEntries, listRetrievalEntries } from '../portable.js';
 import { now, type SqliteContext } from './context.js';
 
 /** Retrieval and extraction logs (the viewer and /metrics read them), newest first. */
@@ -26,23 +26,7 @@ export function sqliteLogs(ctx: SqliteContext): LogStore {
 
     async listRetrievals(query) {
       ctx.ensureOpen();
-      const { namespace, sessionId } = query;
-      if (
-        namespace === undefined ||
-        sessionId === undefined ||
-        query.afterId !== undefined ||
-        query.since !== undefined
-      ) {
-        return listRetrievalEntries(db, query);
-      }
-      // A session's entries (retrieval reads them for every session it has not seen yet):
-      // a prepared statement, as listRetrievalEntries would ask it.
-      const rows = ctx.statements
-        .prepare(
-          'SELECT * FROM retrieval_log WHERE namespace = ? AND session_id = ? ORDER BY id DESC LIMIT ?',
-        )
-        .all(namespace, sessionId, query.limit) as Array<Parameters<typeof retrievalEntryOfRow>[0]>;
-      return rows.map(retrievalEntryOfRow);
+      return listRetrievalEntries(db, query, (compiled) => ctx.statements.all(compiled));
     },
 
     async logExtraction(entry) {

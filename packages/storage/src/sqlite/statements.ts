@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
+import type { CompiledQuery, SqliteDatabase } from 'kysely';
 
 /**
  * Prepared statements reused by their SQL text, owned by the backend. kysely prepares
@@ -25,6 +25,11 @@ export class StatementCache {
       if (this.#statements.size < this.#max) this.#statements.set(source, statement);
     }
     return statement;
+  }
+
+  /** The rows of a compiled read (see compileOnce), synchronously: no promise per statement. */
+  all<R>(query: CompiledQuery<R>): R[] {
+    return this.prepare(query.sql).all(query.parameters) as R[];
   }
 
   /** The database as kysely's SqliteDialect sees it, preparing through this cache. */

@@ -1,0 +1,216 @@
+import { freshSchema } from '@kiro-learn/test-postgres';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { NS, record } from '../../test/helpers.js';
+import { openPostgresTemp } from '../../test/postgres.js';
+import type { SearchHit } from '../stores/search.js';
+import { questionsRank, searchRank, widen } from './impacts.js';
+import type { PostgresStorage } from './open.js';
+import { questionsWeight, rankWeights } from './search.js';
+
+const OTHER = '/actor/alice/project/billing/';
+const RETRIEVAL_WEIGHTS = { title: 8, summary: 3, facts: 3, concepts: 5, files: 5, questions: 2 };
+const VOCABULARY = Array.from(
+  { length: 40 },
+  (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`,
+);
+
+let seed = 11;
+function random(): number {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+}
+/** A Zipf-like pick: low indexes far more often, so some words are in most records. */
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
+const words = (n: number) => Array.from({ length: n }, word).join(' ');
+
+function randomRecord(namespace: string) {
+  return record({
+    namespace,
+    title: words(2 + Math.floor(random() * 5)),
+    summary: words(5 + Math.floor(random() * 30)),
+    facts: [words(1 + Math.floor(random() * 6))],
+    concepts: [word()],
+    files_touched: [`src/${word()}.ts`],
+    questions: random() < 0.3 ? [words(4)] : [],
+  });
+}
+
+/** The impact path and the full ranking, on one schema. */
+async function pair(
+  plan: { maxDocShare?: number } = {},
+  schema = freshSchema(),
+): Promise<{ fast: PostgresStorage; full: PostgresStorage }> {
+  const fast = await openPostgresTemp({ schema, search: plan });
+  const full = await openPostgresTemp({ schema, search: plan, impactSearch: false });
+  return { fast, full };
+}
+
+const scores = (hits: readonly SearchHit[]) => hits.map((hit) => hit.score);
+
+/** One search, both ways: the same scores in order, the same records above the last score. */
+async function expectSameAnswer(
+  fast: PostgresStorage,
+  full: PostgresStorage,
+  query: string,
+  limit: number,
+  weights?: Parameters<PostgresStorage['searchRecords']>[0]['weights'],
+): Promise<void> {
+  const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
+  const a = await fast.searchRecords(options);
+  const b = await full.searchRecords(options);
+  expect(a.length).toBe(b.length);
+  for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
+  // Records of equal score may come in another order (ties), never other records.
+  const bar = Math.min(...scores(b));
+  const above = (hits: readonly SearchHit[]) =>
+    hits
+      .filter((h) => h.score > bar + 1e-9)
+      .map((h) => h.record.record_id)
+      .sort();
+  expect(above(a)).toEqual(above(b));
+}
+
+async function expectSameRanking(fast: PostgresStorage, full: PostgresStorage, queries: number) {
+  for (let q = 0; q < queries; q++) {
+    const query = words(1 + Math.floor(random() * 6));
+    for (const [weights, limit] of [
+      [undefined, 10],
+      [RETRIEVAL_WEIGHTS, 40],
+      [{ title: 1, summary: 20, questions: 30 }, 5],
+    ] as const) {
+      await expectSameAnswer(fast, full, query, limit, weights);
+    }
+  }
+}
+
+/** Postings that differ from what the records' vectors give (both ways): none when kept right. */
+async function drift(storage: PostgresStorage): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    WITH expected AS (
+      SELECT r.lexeme, n.id AS ns, r.impact, m.record_id, r.tf, r.q, r.len, r.qlen
+      FROM memory_records m JOIN impact_namespaces n ON n.namespace = m.namespace
+      CROSS JOIN LATERAL impact_rows(m.search, m.questions_search) r
+    ), actual AS (SELECT lexeme, ns, impact, record_id, tf, q, len, qlen FROM impact_postings)
+    SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) a)
+      + (SELECT count(*) FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) b) AS n`.execute(
+    storage.db,
+  );
+  return Number(rows[0]!.n);
+}
+
+describe('PostgreSQL impact-ordered search', () => {
+  it('ranks as the full ranking does: the same scores, the same records', async () => {
+    const { fast, full } = await pair();
+    for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(i % 3 === 0 ? OTHER : NS));
+    await expectSameRanking(fast, full, 25);
+  });
+
+  it("computes PostgreSQL's ts_rank of every posting, and bounds it by the row's impact", async () => {
+    const { fast } = await pair();
+    for (let i = 0; i < 80; i++) await fast.putRecord(randomRecord(NS));
+    for (const weights of [
+      { title: 8, summary: 2, facts: 3, concepts: 5, files: 5, questions: 1 },
+      RETRIEVAL_WEIGHTS,
+      { title: 1, summary: 20, facts: 3, concepts: 0, files: 5, questions: 30 },
+    ]) {
+      const labels = rankWeights(weights);
+      const asked = questionsWeight(weights);
+      const { rows } = await sql<{
+        impact: number;
+        tf: number;
+        q: number;
+        len: number;
+        qlen: number;
+        rank: number;
+        asked_rank: number;
+      }>`
+        SELECT p.impact, p.tf, p.q, p.len, p.qlen,
+          ts_rank(${labels}::float4[], m.search, quote_literal(p.lexeme)::tsquery, 1) AS rank,
+          ts_rank('{1,1,1,1}'::float4[], m.questions_search, quote_literal(p.lexeme)::tsquery, 1) AS asked_rank
+        FROM impact_postings p JOIN memory_records m ON m.record_id = p.record_id`.execute(fast.db);
+      expect(rows.length).toBeGreaterThan(500);
+      for (const row of rows) {
+        const rank = searchRank(row.tf, row.len, labels);
+        const askedRank = questionsRank(row.q, row.qlen);
+        expect(Math.abs(rank - row.rank)).toBeLessThanOrEqual(row.rank * 1e-6 + 1e-12);
+        expect(Math.abs(askedRank - row.asked_rank)).toBeLessThanOrEqual(
+          row.asked_rank * 1e-6 + 1e-12,
+        );
+        expect(rank + asked * askedRank).toBeLessThanOrEqual(row.impact * widen(labels, asked));
+      }
+    }
+  });
+
+  it('ranks the same for common words in hundreds of records (lists read past their first page)', async () => {
+    const { fast, full } = await pair({ maxDocShare: 1 });
+    await Promise.all(
+      Array.from({ length: 600 }, (_, i) => fast.putRecord(randomRecord(i % 5 === 0 ? OTHER : NS))),
+    );
+    const common = VOCABULARY.slice(0, 6);
+    expect(await full.searchRecords({ namespace: NS, query: common[0]!, limit: 100 })).toHaveLength(
+      100,
+    );
+    for (const query of [...common, common.join(' ')]) {
+      for (const [weights, limit] of [
+        [RETRIEVAL_WEIGHTS, 40],
+        [undefined, 10],
+        [{ title: 1, summary: 20 }, 100],
+        [RETRIEVAL_WEIGHTS, 1],
+      ] as const) {
+        await expectSameAnswer(fast, full, query, limit, weights);
+      }
+    }
+  });
+
+  it('stays true through edits, deletes and a forget, leaving nothing of a forgotten record', async () => {
+    const { fast, full } = await pair();
+    const records = Array.from({ length: 200 }, () => randomRecord(NS));
+    await Promise.all(records.map((r) => fast.putRecord(r)));
+    for (const r of records.slice(0, 40)) {
+      await fast.putRecord({ ...r, title: words(3), summary: words(12) });
+    }
+    await fast.putRecord({ ...records[40]!, namespace: OTHER });
+    await fast.updateRecord(records[41]!.record_id, { questions: [words(5)] });
+    await fast.supersedeRecord({
+      recordId: records[42]!.record_id,
+      supersededBy: records[43]!.record_id,
+    });
+    for (const r of records.slice(50, 70)) await fast.deleteRecord(r.record_id);
+    const secret = record({ title: 'zqxsecretword rotation', summary: 'zqxsecretword' });
+    await fast.putRecord(secret);
+    await fast.forget({ record: secret.record_id });
+    const { rows } = await sql<{ n: string }>`
+      SELECT count(*) AS n FROM impact_postings
+      WHERE lexeme LIKE 'zqxsecret%' OR record_id = ${secret.record_id}`.execute(fast.db);
+    expect(Number(rows[0]!.n)).toBe(0);
+    expect(await drift(fast)).toBe(0);
+    await expectSameRanking(fast, full, 15);
+    await fast.forget({ namespace: OTHER });
+    expect(await drift(fast)).toBe(0);
+  });
+
+  it('is built in the migration for records stored before it', async () => {
+    const schema = freshSchema();
+    const first = await openPostgresTemp({ schema });
+    await Promise.all(Array.from({ length: 150 }, () => first.putRecord(randomRecord(NS))));
+    // Back to a database before migration 0014, records and all.
+    for (const statement of [
+      'DROP TRIGGER memory_records_impacts_aiud ON memory_records',
+      'DROP FUNCTION memory_records_impacts(), impact_namespace(text), impact_rows(tsvector, tsvector)',
+      'DROP FUNCTION impact_of(integer, integer, integer, integer, integer, integer, integer), impact_h2(integer)',
+      'DROP TABLE impact_postings, impact_namespaces',
+      "DELETE FROM schema_migrations WHERE name = '0014_impact_postings'",
+    ]) {
+      await sql.raw(statement).execute(first.db);
+    }
+    await first.close();
+    const { fast, full } = await pair({}, schema);
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM impact_postings`.execute(
+      fast.db,
+    );
+    expect(Number(rows[0]!.n)).toBeGreaterThan(150);
+    expect(await drift(fast)).toBe(0);
+    await expectSameRanking(fast, full, 10);
+  });
+});

@@ -1,0 +1,220 @@
+import { type Kysely, sql } from 'kysely';
+import type { PgTables } from './tables.js';
+
+/**
+ * Top-k lexical search over impact-ordered postings (migration 0014), for the ranking
+ * pgSearch gives: per kept term, idf × (ts_rank(label weights, search, term, 1) + aw ×
+ * ts_rank(questions_search, term, 1)), summed. Ranking every record of the project that
+ * holds a kept word reads each match's vector from the heap (~16 ms a prompt at 100k
+ * records); here each term's list is read from its head, a page per round trip for all
+ * open terms at once, until no unread record can reach the limit-th score (the threshold
+ * algorithm). The records that can still be in the top then go through the very
+ * statement the full ranking uses, restricted to them: scores and order are PostgreSQL's
+ * own, not this file's arithmetic, which only has to bound them.
+ *
+ * ts_rank of one lexeme (tsrank.c, calc_rank_or, normalisation 1): with the lexeme's
+ * positions in order, each of weight w_j (its label's weight), and wm the first largest,
+ * at index m:  (wm + Σ w_j / (j+1)² − wm / (m+1)²) / 1.64493406685 / log2(len + 1),
+ * where len counts every position of the vector. The vector is the labels' fields
+ * concatenated in the order A (title), B (concepts, files), C (facts), D (summary), so the
+ * positions of a label are one run, and the counts per label give the sequence.
+ *
+ * `impact` (written by SQL, impact_of) is G(reference weights) / 1.6449 / log2(len + 1)
+ * plus the questions part, where G(w) = Σ_labels w_l · (run's share of Σ 1/(j+1)²) +
+ * max_labels w_l · (1 − 1/(start_l + 1)²) ≥ the numerator above: G is at least the rank's
+ * numerator (the first largest label is one of the max's terms), grows with every weight
+ * and scales with them. So for any weights, a row's contribution is at most idf × k ×
+ * impact, with k the largest ratio of a weight to its reference weight.
+ */
+
+/** The reference weights of impact_of (migration 0014), in rankWeights' order D, C, B, A. */
+const REFERENCE_LABELS = [0.375, 0.375, 0.625, 1] as const;
+const REFERENCE_QUESTIONS = 0.25;
+/** ts_rank's divisor, limit of Σ 1/i². */
+const ZETA2 = 1.64493406685;
+/** Relative slack for float4 rounding (PostgreSQL ranks in float4, impacts are float4). */
+const SLACK = 1e-5;
+
+/** sum(1/j²), j = 1..n, for n up to every position a lexeme can have in four labels. */
+const H2 = [0];
+for (let j = 1; j <= 1100; j++) H2.push(H2[j - 1]! + 1 / (j * j));
+const h2 = (n: number) => H2[Math.min(n, H2.length - 1)]!;
+
+/** ts_rank of a lexeme of a search vector: packed label counts (A, B, C, D bytes), length, weights D, C, B, A. */
+export function searchRank(tf: number, len: number, labels: readonly number[]): number {
+  let start = 0;
+  let resj = 0;
+  let wm = -1;
+  let m = 0;
+  for (let l = 0; l < 4; l++) {
+    const n = l === 3 ? (tf >>> 24) & 127 : (tf >>> (8 * l)) & 255;
+    if (n === 0) continue;
+    const w = labels[3 - l]!;
+    resj += w * (h2(start + n) - h2(start));
+    if (w > wm) {
+      wm = w;
+      m = start;
+    }
+    start += n;
+  }
+  if (start === 0) return 0;
+  return (wm + resj - wm / ((m + 1) * (m + 1)) / 1) / ZETA2 / Math.log2(len + 1);
+}
+
+/** ts_rank of a lexeme of the questions vector (every weight 1). */
+export function questionsRank(q: number, qlen: number): number {
+  return q === 0 ? 0 : h2(q) / ZETA2 / Math.log2(qlen + 1);
+}
+
+/** How far a row's contribution can exceed its impact for these weights (≥ 1 × rounding). */
+export function widen(labels: readonly number[], asked: number): number {
+  let k = asked / REFERENCE_QUESTIONS;
+  for (let l = 0; l < 4; l++) k = Math.max(k, labels[l]! / REFERENCE_LABELS[l]!);
+  return k * (1 + SLACK);
+}
+
+export interface ImpactTerm {
+  lexeme: string;
+  idf: number;
+}
+
+interface List {
+  lexeme: string;
+  idf: number;
+  /** The last row read (keyset for the next page); Infinity before the first. */
+  impact: number;
+  recordId: string;
+  done: boolean;
+  /** Upper bound of an unread row's contribution. */
+  bound: number;
+}
+
+type Row = [
+  i: number,
+  impact: number,
+  recordId: string,
+  tf: number,
+  q: number,
+  len: number,
+  qlen: number,
+];
+
+/** First page per list, then each round trip doubles it (up to MAX_PAGE). */
+const FIRST_PAGE = 64;
+const MAX_PAGE = 4096;
+/** Read on while more records than this could still be in the top (each is ranked by SQL). */
+const MAX_CANDIDATES_PER_LIMIT = 4;
+
+/**
+ * The records of `namespace` that can be among the `limit` best for the terms (any of
+ * them), ranked with label weights `labels` (D, C, B, A; rankWeights) and questions weight
+ * `asked`: a superset of the top, for the full ranking to order. Undefined when the
+ * namespace has no postings.
+ */
+export async function impactCandidates(
+  db: Kysely<PgTables>,
+  namespace: string,
+  terms: readonly ImpactTerm[],
+  labels: readonly number[],
+  asked: number,
+  limit: number,
+): Promise<string[]> {
+  const k = widen(labels, asked);
+  const lists: List[] = terms.map((t) => ({
+    lexeme: t.lexeme,
+    idf: t.idf,
+    impact: Number.POSITIVE_INFINITY,
+    recordId: '',
+    done: false,
+    bound: Number.POSITIVE_INFINITY,
+  }));
+  // record → its score so far (lower bound, exact up to SLACK) and which lists it was in.
+  const seen = new Map<string, { score: number; mask: number }>();
+  let page = FIRST_PAGE;
+  for (;;) {
+    const open = lists.map((l, i) => [l, i] as const).filter(([l]) => !l.done);
+    if (open.length === 0) break;
+    const { rows } = await sql<{ r: Row }>`
+      SELECT json_build_array(t.i, p.impact, p.record_id, p.tf, p.q, p.len, p.qlen) AS r
+      FROM unnest(${open.map(([l]) => l.lexeme)}::text[], ${open.map(([l]) => String(l.impact))}::float4[],
+        ${open.map(([l]) => l.recordId)}::text[], ${open.map(([, i]) => i)}::int[]) AS t(lexeme, after, after_id, i)
+      CROSS JOIN LATERAL (
+        SELECT p.impact, p.record_id, p.tf, p.q, p.len, p.qlen FROM impact_postings p
+        WHERE p.lexeme = t.lexeme AND p.ns = (SELECT id FROM impact_namespaces WHERE namespace = ${namespace})
+          AND (p.impact, p.record_id) < (t.after, t.after_id COLLATE "C")
+        ORDER BY p.impact DESC, p.record_id DESC LIMIT ${page}
+      ) p`.execute(db);
+    const read = new Map<number, number>();
+    for (const { r } of rows) {
+      const [i, impact, recordId, tf, q, len, qlen] = r;
+      const list = lists[i]!;
+      const add =
+        list.idf * (searchRank(tf, len, labels) + (asked > 0 ? asked * questionsRank(q, qlen) : 0));
+      const s = seen.get(recordId);
+      if (s) {
+        s.score += add;
+        s.mask |= 2 ** i;
+      } else seen.set(recordId, { score: add, mask: 2 ** i });
+      list.impact = impact;
+      list.recordId = recordId;
+      read.set(i, (read.get(i) ?? 0) + 1);
+    }
+    for (const [list, i] of open) {
+      if ((read.get(i) ?? 0) < page) {
+        list.done = true;
+        list.bound = 0;
+      } else list.bound = list.idf * k * list.impact;
+    }
+    page = Math.min(page * 4, MAX_PAGE);
+    if (seen.size < limit) continue;
+    const kth = kthScore(seen, limit) * (1 - SLACK);
+    const unread = lists.reduce((sum, l) => sum + l.bound, 0);
+    if (unread >= kth) continue;
+    const candidates = candidatesAbove(seen, lists, kth);
+    if (candidates.length <= limit * MAX_CANDIDATES_PER_LIMIT) return candidates;
+  }
+  if (seen.size <= limit) return [...seen.keys()];
+  return candidatesAbove(seen, lists, kthScore(seen, limit) * (1 - SLACK));
+}
+
+/** The limit-th best score seen (a typed array's numeric sort). */
+function kthScore(seen: ReadonlyMap<string, { score: number }>, limit: number): number {
+  const scores = new Float64Array(seen.size);
+  let i = 0;
+  for (const s of seen.values()) scores[i++] = s.score;
+  return scores.sort()[seen.size - limit]!;
+}
+
+/** Seen records whose score with their unread terms' bounds can reach `kth`. */
+function candidatesAbove(
+  seen: ReadonlyMap<string, { score: number; mask: number }>,
+  lists: readonly List[],
+  kth: number,
+): string[] {
+  const out: string[] = [];
+  for (const [recordId, s] of seen) {
+    let upper = s.score * (1 + SLACK);
+    for (const [i, l] of lists.entries()) if ((s.mask & (2 ** i)) === 0) upper += l.bound;
+    if (upper >= kth) out.push(recordId);
+  }
+  return out;
+}
+
+/**
+ * How many records hold each lexeme (in the search vector or the questions), counted up
+ * to `cap`: one index range per lexeme, no heap read once the table is vacuumed.
+ */
+export async function postingCounts(
+  db: Kysely<PgTables>,
+  lexemes: readonly string[],
+  cap: number,
+): Promise<number[]> {
+  const { rows } = await sql<{ i: string; df: string }>`
+    SELECT t.i, (SELECT count(*) FROM (
+      SELECT 1 FROM impact_postings p WHERE p.lexeme = t.lexeme LIMIT ${cap}
+    ) hits) AS df
+    FROM unnest(${lexemes}::text[]) WITH ORDINALITY AS t(lexeme, i)`.execute(db);
+  const out = lexemes.map(() => 0);
+  for (const row of rows) out[Number(row.i) - 1] = Number(row.df);
+  return out;
+}
