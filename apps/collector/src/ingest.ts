@@ -86,10 +86,13 @@ export async function ingestEvent(
     ctx.metrics.ingested.inc({ kind: event.kind, outcome: 'duplicate' });
     return { event_id: event.event_id, stored: false };
   }
-  // A prompt to retrieve for: its embedding starts now, while the event is stored.
-  if (retrieval === 'prompt' && event.kind === 'prompt' && !options.imported) {
-    ctx.prefetchPrompt(promptFromBody(event.body));
-  }
+  // A prompt to retrieve for: its retrieval (and its embedding) starts now, while the event
+  // is stored. Nothing it reads depends on the prompt's own event (a window reset, which
+  // does, is a note), and on a team server the store's commit waits for a WAL flush that
+  // the answer no longer waits behind. The answer still goes out only after the commit.
+  const prompting = retrieval === 'prompt' && event.kind === 'prompt';
+  if (prompting && !options.imported) ctx.prefetchPrompt(promptFromBody(event.body));
+  const early = prompting ? retrieveFor(ctx, event, 'prompt') : undefined;
   let stored: boolean;
   try {
     ({ stored } = await ctx.storage.putEvent(event, {
@@ -113,22 +116,10 @@ export async function ingestEvent(
   if (stored && !options.imported && !startsSession && isWindowReset(event)) {
     await ctx.windowReset({ namespace: event.namespace, sessionId: event.session_id });
   }
-  if (!startsSession && (retrieval !== 'prompt' || event.kind !== 'prompt')) return response;
+  if (!startsSession && !prompting) return response;
 
   const prompt = startsSession ? '' : promptFromBody(event.body);
-  const reason = startsSession ? sessionStartReason(event) : undefined;
-  const request = {
-    namespace: event.namespace,
-    prompt,
-    sessionId: event.session_id,
-    eventId: event.event_id,
-    ...(reason ? { reason } : {}),
-  };
-  const outcome = await retrieveWithin(
-    startsSession ? ctx.sessionStart : ctx.retrieve,
-    request,
-    ctx.settings.retrieval.budgetMs,
-  );
+  const outcome = await (early ?? retrieveFor(ctx, event, 'session_start'));
   const label = outcome.timedOut
     ? 'timeout'
     : outcome.error
@@ -161,6 +152,26 @@ export async function ingestEvent(
     latency_ms: Math.round(outcome.latencyMs * 100) / 100,
   };
   return response;
+}
+
+/** The event's retrieval within the budget: a prompt's context, or a session start's. */
+function retrieveFor(
+  ctx: AppContext,
+  event: Event,
+  kind: 'prompt' | 'session_start',
+): ReturnType<typeof retrieveWithin> {
+  const reason = kind === 'session_start' ? sessionStartReason(event) : undefined;
+  return retrieveWithin(
+    kind === 'session_start' ? ctx.sessionStart : ctx.retrieve,
+    {
+      namespace: event.namespace,
+      prompt: kind === 'session_start' ? '' : promptFromBody(event.body),
+      sessionId: event.session_id,
+      eventId: event.event_id,
+      ...(reason ? { reason } : {}),
+    },
+    ctx.settings.retrieval.budgetMs,
+  );
 }
 
 /**

@@ -118,7 +118,9 @@ export async function openPostgresStorage(
   // out (between a transaction's statements) would otherwise throw from the socket. Its
   // query fails on its own, and the pool drops the broken connection on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  // Searches get a pool of their own (half as many connections again): a prompt's search
+  // Searches get a pool of their own (as many connections again: with half as many, at 250
+  // developers prompts waited 209 ms (p50) for a search connection while the shared pool's
+  // waits were under 1 ms and PostgreSQL's backends sat idle): a prompt's search
   // never waits for a connection behind the inserts of a busy server, and every search
   // connection has `enable_seqscan` off for good (see pgSearch) instead of a transaction
   // per statement to set it. JIT off: a scan that has no index to take instead (the
@@ -126,7 +128,7 @@ export async function openPostgresStorage(
   // JIT threshold, and compiling it took 1.4 s of a 25 ms statement.
   const searchPool = new pg.Pool({
     connectionString: options.url,
-    max: Math.ceil(max / 2),
+    max,
     connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     idleTimeoutMillis: 30_000,
     application_name: instance,

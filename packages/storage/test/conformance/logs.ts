@@ -84,6 +84,27 @@ export function logsConformance({ open }: BackendFactory): void {
       );
     });
 
+    it('stores every one of many retrievals logged at once, each line as given', async () => {
+      const storage = await open();
+      const lines = Array.from({ length: 40 }, (_, i) => ({
+        namespace: NS,
+        sessionId: `s${i % 3}`,
+        ...(i % 2 === 0 ? { eventId: `01J0000000000000000000${String(i).padStart(4, '0')}` } : {}),
+        query: `q${i}`,
+        recordIds: i % 4 === 0 ? [] : [`mr_${i}`],
+        scores: i % 4 === 0 ? [] : [i / 8],
+        latencyMs: i,
+        timedOut: i % 5 === 0,
+        budgetCut: i % 7 === 0,
+        ...(i % 6 === 0 ? { error: `failed ${i}` } : {}),
+      }));
+      await Promise.all(lines.map((line) => storage.logRetrieval(line)));
+      const stored = await storage.listRetrievals({ limit: 100 });
+      expect(stored).toHaveLength(40);
+      const byQuery = new Map(stored.map(({ id, createdAt, ...line }) => [line.query, line]));
+      for (const line of lines) expect(byQuery.get(line.query)).toEqual(line);
+    });
+
     it('keeps at most 4096 characters of a logged query', async () => {
       const storage = await open();
       await storage.logRetrieval({
