@@ -662,6 +662,49 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         FOR EACH ROW EXECUTE FUNCTION memory_records_impacts()`,
     ],
   },
+  {
+    // A record's postings are found again by their recomputed impact: exact on the server
+    // that wrote them, but a database restored elsewhere may compute ln() a last bit
+    // apart, and a row missed would keep a forgotten record's words. The delete takes a
+    // narrow range of impacts (still one index range per lexeme) and, when it removed
+    // fewer rows than the record has lexemes, deletes by lexeme and record the long way.
+    name: '0015_impact_delete_tolerant',
+    statements: [
+      `CREATE OR REPLACE FUNCTION memory_records_impacts() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      DECLARE
+        nid INTEGER;
+        gone INTEGER;
+        expected INTEGER;
+      BEGIN
+        IF TG_OP = 'UPDATE' AND OLD.record_id = NEW.record_id AND OLD.namespace = NEW.namespace
+           AND OLD.search = NEW.search AND OLD.questions_search = NEW.questions_search THEN
+          RETURN NULL;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          SELECT id INTO nid FROM impact_namespaces WHERE namespace = OLD.namespace;
+          WITH old AS (SELECT * FROM impact_rows(OLD.search, OLD.questions_search)),
+          removed AS (
+            DELETE FROM impact_postings p USING old r
+            WHERE p.lexeme = r.lexeme AND p.ns = nid
+              AND p.impact BETWEEN r.impact * 0.99999::real AND r.impact * 1.00001::real
+              AND p.record_id = OLD.record_id
+            RETURNING 1)
+          SELECT (SELECT count(*) FROM removed), (SELECT count(*) FROM old) INTO gone, expected;
+          IF gone < expected THEN
+            DELETE FROM impact_postings p WHERE p.ns = nid AND p.record_id = OLD.record_id
+              AND p.lexeme IN (SELECT r.lexeme FROM impact_rows(OLD.search, OLD.questions_search) r);
+          END IF;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO impact_postings (lexeme, ns, impact, record_id, tf, q, len, qlen)
+          SELECT r.lexeme, impact_namespace(NEW.namespace), r.impact, NEW.record_id, r.tf, r.q, r.len, r.qlen
+          FROM impact_rows(NEW.search, NEW.questions_search) r;
+        END IF;
+        RETURN NULL;
+      END $$`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */
