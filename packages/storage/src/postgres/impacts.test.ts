@@ -218,7 +218,7 @@ describe('PostgreSQL impact-ordered search', () => {
       'DROP FUNCTION memory_records_impacts(), impact_namespace(text), impact_rows(tsvector, tsvector)',
       'DROP FUNCTION impact_of(integer, integer, integer, integer, integer, integer, integer), impact_h2(integer)',
       'DROP TABLE impact_postings, impact_namespaces',
-      "DELETE FROM schema_migrations WHERE name IN ('0014_impact_postings', '0015_impact_delete_tolerant')",
+      "DELETE FROM schema_migrations WHERE name IN ('0014_impact_postings', '0015_impact_delete_tolerant', '0016_impact_writes_cheaper')",
     ]) {
       await sql.raw(statement).execute(first.db);
     }
