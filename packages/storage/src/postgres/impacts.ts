@@ -100,7 +100,7 @@ export type ImpactRow = [
 ];
 
 /** First page per list, then each round trip quadruples it (up to MAX_PAGE). */
-export const FIRST_PAGE = 64;
+export const FIRST_PAGE = 128;
 const MAX_PAGE = 4096;
 /** Read on while more records than this could still be in the top (each is ranked by SQL). */
 const MAX_CANDIDATES_PER_LIMIT = 4;
