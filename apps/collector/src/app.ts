@@ -154,6 +154,8 @@ export function createCollector(options: CollectorOptions): Collector {
   let port = settings.port;
   let server: Server | undefined;
   let inFlight = 0;
+  // Requests that may store something (not GET or HEAD): a shutdown waits for these only.
+  let writesInFlight = 0;
   let lastAnswered = 0;
   let closing: Promise<void> | undefined;
   // Busy while answering a request and for a moment after (hooks come in bursts): the
@@ -271,11 +273,23 @@ export function createCollector(options: CollectorOptions): Collector {
     // Marks every answer as the collector's: a hook treats a refusal from another program
     // on the port as the collector being away, and keeps the event.
     outgoing?.setHeader('X-Kiro-Learn', ctx.version);
+    if (closing) {
+      // A client with a kept-alive connection keeps sending after the server stopped
+      // accepting: answered, it would hold the shutdown's wait for in-flight requests to
+      // its limit. Refused, nothing is stored or acknowledged (a hook keeps the event in
+      // its spool), and the connection ends.
+      return errorResponse(
+        httpError(503, 'the collector is shutting down', undefined, { Connection: 'close' }),
+      );
+    }
+    const writes = c.req.method !== 'GET' && c.req.method !== 'HEAD';
     inFlight++;
+    if (writes) writesInFlight++;
     try {
       await next();
     } finally {
       inFlight--;
+      if (writes) writesInFlight--;
       lastAnswered = performance.now();
     }
     if (!outgoing) {
@@ -292,7 +306,9 @@ export function createCollector(options: CollectorOptions): Collector {
       status,
       ms: Math.round((performance.now() - started) * 100) / 100,
     };
-    if (status >= 500) logger.error('request failed', { ...line, error: c.error });
+    // A read cut short by a shutdown (its reader closed) is expected, not a failure.
+    if (status >= 500 && closing) logger.debug('request cut short by the shutdown', line);
+    else if (status >= 500) logger.error('request failed', { ...line, error: c.error });
     else if (status >= 400) logger.warn('request refused', line);
     else logger.debug('request', line);
   });
@@ -388,9 +404,12 @@ export function createCollector(options: CollectorOptions): Collector {
       for (const close of closers) close();
       fanout.closeAll();
       s.closeIdleConnections();
-      // In-flight requests get half the time; then connections are cut.
+      // Requests that store get half the time to be answered (what they store is then
+      // acknowledged, so on disk); then connections are cut. Reads are not waited for: on
+      // a loaded machine a viewer's or a status read can take seconds, and its answer
+      // matters to nobody once the collector stops.
       const requestsDeadline = Date.now() + left() / 2;
-      while (inFlight > 0 && Date.now() < requestsDeadline) await sleep(10);
+      while (writesInFlight > 0 && Date.now() < requestsDeadline) await sleep(10);
       s.closeIdleConnections();
       s.closeAllConnections();
       await stopped;

@@ -230,8 +230,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await maintenance.stop();
         await collector.close();
         // The drain gives the embedder only what is left of the grace period. A model still
-        // loading, or a text under way, past it must end before the process does: exiting
-        // while the worker is inside onnxruntime aborts the process (SIGABRT, exit code lost).
+        // loading is given up, but the runtime call under way (a session being created, a
+        // text being embedded) must end before the process does: exiting while the worker
+        // is inside onnxruntime aborts the process (SIGABRT, exit code lost).
         await semantic.close();
       } finally {
         // The PID file goes last but one, and the lock last: while either is there, a

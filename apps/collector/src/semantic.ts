@@ -151,6 +151,11 @@ export function createSemantic(
   let again = false;
   const prompts: SemanticPrompts = { used: 0, timedOut: 0, failed: 0 };
   let busy: () => boolean = () => false;
+  // A stop gives a load under way up: it holds nothing a user needs, and on a loaded
+  // machine it takes many seconds (a stop then waits one runtime call at most).
+  const stopLoading = new AbortController();
+  // Loaded and still warming up: not yet `model`, but close() must free it.
+  let warming: Embedder | undefined;
 
   const loading: Promise<Embedder | undefined> = settings.semantic.enabled
     ? (async () => {
@@ -163,12 +168,14 @@ export function createSemantic(
             // own loop keeps a core whenever it has work.
             threads: Math.min(2, availableParallelism()),
             busy: () => busy(),
+            signal: stopLoading.signal,
             ...(settings.semantic.modelDir ? { modelDir: settings.semantic.modelDir } : {}),
           });
           if (closed) {
             await loaded.close();
             return undefined;
           }
+          warming = loaded;
           // The first embedding of a query is the slowest (the runtime sets itself up for
           // the input): paid here, not by the first prompt inside its retrieval budget. Bounded,
           // so a model that never answers leaves semantic search on (and its prompts timing
@@ -179,6 +186,9 @@ export function createSemantic(
               signal: AbortSignal.timeout(WARM_UP_MS),
             })
             .catch(() => {});
+          warming = undefined;
+          // Closed while warming up: close() freed it.
+          if (closed) return undefined;
           model = loaded;
           forRetrieval = withPrefetched(loaded, prefetched);
           state = 'on';
@@ -197,6 +207,7 @@ export function createSemantic(
           });
           return loaded;
         } catch (error) {
+          if (closed) return undefined;
           state = 'failed';
           const code = error instanceof EmbeddingError ? `${error.code}: ` : '';
           reason = `the embedding model did not load (${code}${error instanceof Error ? error.message : String(error)}); retrieval is lexical`;
@@ -324,12 +335,16 @@ export function createSemantic(
       // the process never exits while the worker is inside the runtime (that aborts it).
       closing ??= (async () => {
         closed = true;
+        stopLoading.abort();
         for (const entry of prefetched.values()) clearTimeout(entry.timer);
         prefetched.clear();
-        const embedder = model ?? (await loading);
+        const embedder = model ?? warming;
         model = undefined;
         forRetrieval = undefined;
         await embedder?.close();
+        // Settles at once when the load was given up; one that ignores the signal (a
+        // test's loader) is closed by the load itself on its way out.
+        await loading;
         await running;
       })();
       return closing;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Embedder, loadEmbedder } from '@kiro-learn/embeddings';
+import { type Embedder, EmbeddingError, loadEmbedder } from '@kiro-learn/embeddings';
 import { type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { hashToken, newMemberToken } from '@kiro-learn/team';
@@ -227,6 +227,28 @@ describe('semantic search in the collector', () => {
     const reply = await send(port, 'POST', '/v1/events?retrieve=true', { body: prompt });
     expect(reply.json.retrieval.context).toContain('Stripe webhook');
     expect(reply.json.retrieval.error).toBeUndefined();
+  });
+
+  it('gives up a model still loading when it stops, rather than wait for the load', async () => {
+    // On a loaded machine a load takes many seconds; `kiro-learn stop` must not wait for it.
+    let gaveUp = false;
+    const endless: EmbedderLoader = (options) =>
+      new Promise((_, reject) => {
+        options?.signal?.addEventListener('abort', () => {
+          gaveUp = true;
+          reject(new EmbeddingError('aborted', 'the model load was given up'));
+        });
+      });
+    const home = tempHome();
+    const settings = normalizeSettings({ port: 0 }, home);
+    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+    const semantic = createSemantic(storage, settings, silentLogger, endless);
+    const collector = createCollector({ storage, settings, semantic });
+    await collector.listen();
+    expect((await semantic.status()).state).toBe('loading');
+    await collector.close();
+    expect(gaveUp).toBe(true);
+    expect(await semantic.ready()).toBeUndefined();
   });
 
   it('is off when the settings say so', async () => {

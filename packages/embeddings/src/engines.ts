@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { type BertConfig, buildBertModel, type WeightPrecision } from './bert-graph.js';
 import type { EmbeddingRuntime } from './embedder.js';
 import { EmbeddingError } from './errors.js';
+import { type Gate, inAddon } from './gate.js';
 import type { ModelFiles } from './model.js';
 import { meanPool, normalize } from './pooling.js';
 import { readSafetensors } from './safetensors.js';
@@ -31,6 +32,8 @@ export interface EngineOptions {
   threads: number;
   /** Tokens embedded at most, [CLS] and [SEP] included (never above the model's limit). */
   maxTokens: number;
+  /** In a worker: marks every onnxruntime call, so the worker is stopped only between them. */
+  gate?: Gate;
 }
 
 /**
@@ -90,9 +93,9 @@ export async function loadEngine(
 
 type Ort = typeof import('onnxruntime-node');
 
-async function importOrt(): Promise<Ort> {
+async function importOrt(gate: Gate | undefined): Promise<Ort> {
   try {
-    return await import('onnxruntime-node');
+    return await inAddon(gate, () => import('onnxruntime-node'));
   } catch (error) {
     throw new EmbeddingError(
       'runtime_unavailable',
@@ -103,7 +106,8 @@ async function importOrt(): Promise<Ort> {
 }
 
 async function loadOnnxEngine(files: ModelFiles, options: EngineOptions): Promise<Engine> {
-  const ort = await importOrt();
+  const { gate } = options;
+  const ort = await importOrt(gate);
   const tokenizer = wordPieceTokenizer(readFileSync(files.tokenizerPath, 'utf8'));
   let model: Uint8Array | string;
   if (files.graph.kind === 'onnx') {
@@ -125,9 +129,11 @@ async function loadOnnxEngine(files: ModelFiles, options: EngineOptions): Promis
       // embedding costs no CPU.
       extra: { 'session.intra_op.allow_spinning': '0' },
     } as const;
-    return typeof model === 'string'
-      ? ort.InferenceSession.create(model, sessionOptions)
-      : ort.InferenceSession.create(model, sessionOptions);
+    return inAddon(gate, () =>
+      typeof model === 'string'
+        ? ort.InferenceSession.create(model, sessionOptions)
+        : ort.InferenceSession.create(model, sessionOptions),
+    );
   };
   let session: Session;
   // A second session with more intra-op threads for `wide` embeddings: onnxruntime fixes
@@ -171,7 +177,8 @@ async function loadOnnxEngine(files: ModelFiles, options: EngineOptions): Promis
     if (wantsTypes) {
       feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(texts.length * n), dims);
     }
-    const result = await ((wide ? wideSession : undefined) ?? session).run(feeds);
+    const chosen = (wide ? wideSession : undefined) ?? session;
+    const result = await inAddon(gate, () => chosen.run(feeds));
     return { tensor: result[output]!, tokens: n };
   };
   /** One text's vector from a run's output: its own tokens' mean, or a pooled output. */
@@ -212,8 +219,9 @@ async function loadOnnxEngine(files: ModelFiles, options: EngineOptions): Promis
       return vectors;
     },
     async close() {
-      await session.release();
-      await wideSession?.release();
+      await inAddon(gate, () => session.release());
+      const wide = wideSession;
+      if (wide) await inAddon(gate, () => wide.release());
     },
   };
 }

@@ -1,10 +1,10 @@
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { WeightPrecision } from './bert-graph.js';
 import type { Embedder, EmbeddingRuntime, EmbedOptions } from './embedder.js';
 import type { RuntimePreference } from './engines.js';
 import { EmbeddingError } from './errors.js';
+import { createGate, type Gate, stopWorker } from './gate.js';
 import type { WorkerInit, WorkerReply, WorkerRequest } from './worker.js';
 
 /** Options of `loadEmbedder`. */
@@ -35,6 +35,11 @@ export interface LoadEmbedderOptions {
    * on one thread, leaving the other cores to it. Default: never busy.
    */
   busy?: () => boolean;
+  /**
+   * Gives the load up: the worker is stopped as soon as it is safe (at once, or when the
+   * runtime call under way returns) and the load rejects with `aborted`.
+   */
+  signal?: AbortSignal;
 }
 
 /** Tokens embedded by default: what retrieval needs of a record (see `maxTokens`). */
@@ -42,23 +47,39 @@ export const DEFAULT_MAX_TOKENS = 128;
 
 /**
  * Loads a model in a worker thread and resolves once it has embedded a probe text.
- * Rejects with EmbeddingError (`model_not_found`, `model_invalid`, `runtime_unavailable`).
+ * Rejects with EmbeddingError (`model_not_found`, `model_invalid`, `runtime_unavailable`,
+ * `aborted`).
  */
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const gate = createGate();
   const init: WorkerInit = {
     runtime: options.runtime ?? 'auto',
     precision: options.precision ?? 'int8',
     maxTokens: Math.max(8, Math.floor(options.maxTokens ?? DEFAULT_MAX_TOKENS)),
     threads,
+    gate,
     ...(options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
   };
+  const { signal } = options;
+  if (signal?.aborted) throw abortedLoad();
   const worker = new Worker(workerUrl(), { workerData: init });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return new Promise<Embedder>((resolve, reject) => {
+    let settled = false;
     const fail = (error: EmbeddingError) => {
-      void worker.terminate();
-      reject(error);
+      settled = true;
+      signal?.removeEventListener('abort', abort);
+      void stopWorker(worker, gate, exited).then(() => reject(error));
     };
+    const abort = () => {
+      if (!settled) fail(abortedLoad());
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    // Gone without a word (killed from outside): say so rather than wait forever.
+    void exited.then(() => {
+      if (!settled) fail(new EmbeddingError('runtime_unavailable', 'the embedding worker exited'));
+    });
     worker.once('error', (error) =>
       fail(
         new EmbeddingError('runtime_unavailable', `the embedding worker failed: ${error.message}`),
@@ -66,7 +87,10 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     );
     worker.once('message', (reply: WorkerReply) => {
       worker.removeAllListeners('error');
+      if (settled) return;
       if (reply.type === 'ready') {
+        settled = true;
+        signal?.removeEventListener('abort', abort);
         const wide =
           threads > 1 && reply.runtime === 'onnxruntime-node'
             ? options.busy
@@ -76,6 +100,8 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
         resolve(
           new WorkerEmbedder(
             worker,
+            gate,
+            exited,
             reply.modelId,
             reply.dimension,
             reply.runtime,
@@ -127,6 +153,8 @@ class WorkerEmbedder implements Embedder {
   readonly runtime: EmbeddingRuntime;
   readonly fallbackReason?: string;
   readonly #worker: Worker;
+  readonly #gate: Gate;
+  readonly #exited: Promise<void>;
   readonly #queries: Job[] = [];
   readonly #documents: Job[] = [];
   #running: Job | undefined;
@@ -136,6 +164,8 @@ class WorkerEmbedder implements Embedder {
 
   constructor(
     worker: Worker,
+    gate: Gate,
+    exited: Promise<void>,
     modelId: string,
     dimension: number,
     runtime: EmbeddingRuntime,
@@ -143,6 +173,8 @@ class WorkerEmbedder implements Embedder {
     fallbackReason?: string,
   ) {
     this.#worker = worker;
+    this.#gate = gate;
+    this.#exited = exited;
     this.#wide = wide;
     this.modelId = modelId;
     this.dimension = dimension;
@@ -227,16 +259,15 @@ class WorkerEmbedder implements Embedder {
   }
 
   /**
-   * Rejects the jobs still queued, lets the worker finish the embedding under way and end
-   * by itself (terminating it mid-run aborts the process: see worker.ts); one still running
-   * after `graceMs` is terminated.
+   * Rejects the jobs still queued, lets the worker finish the embedding under way, free the
+   * model and end by itself; one still running after `graceMs` is stopped as soon as it is
+   * out of the runtime (see gate.ts: terminating it inside aborts the process).
    */
   async close(graceMs = 5000): Promise<void> {
     if (this.#closed) return;
     this.#failAll('the embedder is closed');
     const worker = this.#worker;
     if (worker.threadId === -1) return;
-    const exited = once(worker, 'exit');
     worker.ref(); // an unref'd worker's exit would not keep the process alive to see it
     const request: WorkerRequest = { type: 'close' };
     worker.postMessage(request);
@@ -244,9 +275,15 @@ class WorkerEmbedder implements Embedder {
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(resolve, graceMs, 'late');
     });
-    if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
+    if ((await Promise.race([this.#exited, late])) === 'late') {
+      await stopWorker(worker, this.#gate, this.#exited);
+    }
     clearTimeout(timer);
   }
+}
+
+function abortedLoad(): EmbeddingError {
+  return new EmbeddingError('aborted', 'the model load was given up');
 }
 
 function abortedError(): EmbeddingError {

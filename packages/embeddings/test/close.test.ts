@@ -37,3 +37,37 @@ it('closing while a text is being embedded leaves the process running, to exit n
   rmSync(dir, { recursive: true, force: true });
   expect(result).toEqual({ code: 0, signal: null, stdout: 'rejected' });
 });
+
+// A collector stopping while its model still loads gives the load up (a load takes many
+// seconds on a loaded machine). Terminating the worker while onnxruntime creates a session
+// aborted the process as above; the load is given up between the runtime's calls instead.
+it('giving a load up at any point leaves the process running, to exit normally', async () => {
+  const script = `
+    import { loadEmbedder } from ${JSON.stringify(DIST)};
+    const started = performance.now();
+    await (await loadEmbedder({ runtime: 'onnxruntime-node', threads: 2 })).close();
+    const whole = performance.now() - started;
+    const outcomes = new Set();
+    for (let i = 1; i <= 8; i++) {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), (whole * i) / 8);
+      const loading = loadEmbedder({ runtime: 'onnxruntime-node', threads: 2, signal: stop.signal });
+      outcomes.add(await loading.then((e) => e.close().then(() => 'loaded'), (e) => e.code));
+    }
+    console.log([...outcomes].filter((o) => o !== 'loaded').join(','));
+  `;
+  const dir = mkdtempSync(join(tmpdir(), 'kl-embed-abort-'));
+  const file = join(dir, 'abort.mjs');
+  writeFileSync(file, script);
+  const result = await run(process.execPath, [file]).then(
+    ({ stdout }) => ({ code: 0, signal: null, stdout: stdout.trim() }),
+    (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
+      code: error.code,
+      signal: error.signal,
+      stdout: error.stdout?.trim(),
+      stderr: error.stderr,
+    }),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  expect(result).toEqual({ code: 0, signal: null, stdout: 'aborted' });
+});

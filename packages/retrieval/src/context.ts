@@ -133,7 +133,8 @@ export function formatContext(
         : 1;
     const share = Math.floor(remaining / Math.max(1, sharing));
     const title = inertLine(record.title);
-    const facts = record.facts.map((fact) => ({ text: inertLine(fact), pairs: wordPairs(fact) }));
+    // A fact's inert text only once the record is placed: most candidates are repeats.
+    const facts = record.facts.map((fact) => ({ fact, pairs: wordPairs(fact) }));
     const all = new Set([...wordPairs(title), ...wordPairs(record.summary)]);
     for (const fact of facts) for (const pair of fact.pairs) all.add(pair);
     if (overlap(all, said) > maxOverlap) {
@@ -166,7 +167,7 @@ export function formatContext(
     let separator = '\n\n';
     for (const fact of facts) {
       if (overlap(fact.pairs, said) > maxOverlap) continue;
-      const line = `${separator}- ${fact.text}`;
+      const line = `${separator}- ${inertLine(fact.fact)}`;
       if (block.length + line.length + 1 > share) {
         budgetCut = true;
         break;

@@ -54,8 +54,8 @@ export function envFor(
 /**
  * For `envFor`'s `extra`: the collector starts without its embedding model (retrieval is
  * lexical, status says semantic search is off). For tests that never search by meaning: a
- * start then loads no model (about 1 CPU-s and 280 MB less), and a stop does not wait for a
- * load under way (a collector waits for its model to finish loading before it exits).
+ * start then loads no model (about 1 CPU-s and 280 MB less), and a stop has no runtime call
+ * to wait for (a stop gives a load up, but waits for the onnxruntime call under way).
  */
 export const NO_MODEL: Readonly<Record<string, string>> = Object.freeze({
   KIRO_LEARN_SEMANTIC_ENABLED: 'false',

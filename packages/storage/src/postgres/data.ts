@@ -12,6 +12,12 @@ type Where = RawBuilder<unknown>;
 
 type Plan = ForgetPlan<Where>;
 
+/** The deleting transaction's id: `xid` its low 32 bits, `full` with its epoch. */
+interface DeleteXid {
+  xid: string;
+  full: string;
+}
+
 /** How long a compacting forget waits for snapshots older than its delete to end. */
 const COMPACT_WAIT_MS = 30_000;
 
@@ -100,35 +106,42 @@ export function pgData(ctx: PgContext): DataStore {
    * and record subtracts itself (delta rows, migration 0008), exact even while other
    * collectors write to the same namespaces.
    */
-  async function remove(plan: Plan): Promise<{ counts: ForgetCounts; xid: string }> {
+  async function remove(plan: Plan): Promise<{ counts: ForgetCounts; xid: DeleteXid }> {
     return db.transaction().execute(async (trx) => {
       const counts = noneForgotten();
       for (const [key, table, where] of forgetSteps(plan)) {
         const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${where}`.execute(trx);
         counts[key] += Number(result.numAffectedRows ?? 0);
       }
-      // The deleting transaction's id (32 bits, as pg_stat_activity's backend_xmin is).
-      const { rows } = await sql<{ xid: string }>`
-        SELECT (txid_current() % 4294967296)::text AS xid`.execute(trx);
-      return { counts, xid: rows[0]?.xid ?? '0' };
+      // The deleting transaction's id: 32 bits, as pg_stat_activity's backend_xmin is,
+      // and with its epoch, as a snapshot's xmin is.
+      const { rows } = await sql<DeleteXid>`
+        SELECT (txid_current() % 4294967296)::text AS xid, txid_current()::text AS full`.execute(
+        trx,
+      );
+      return { counts, xid: rows[0] ?? { xid: '0', full: '0' } };
     });
   }
 
   /**
    * Waits (up to COMPACT_WAIT_MS) until no other session of this database still has a
-   * snapshot taken before the delete committed, or a transaction begun before it still
-   * running (even idle, without a snapshot: PostgreSQL's horizon counts its id too).
-   * VACUUM FULL copies rows those can still see ("recently dead"), text and all:
-   * compacting while another collector, a psql session or an ANALYZE is in one would
-   * leave the forgotten text in the files.
+   * snapshot taken before the delete committed, and no transaction that began before it
+   * and holds a transaction id still runs, in any database of the server (even idle,
+   * without a snapshot). VACUUM FULL copies the rows those can still see ("recently
+   * dead"), text and all: compacting while another collector, a psql session or an
+   * ANALYZE is in one would leave the forgotten text in the files. Another database's
+   * writer counts because every snapshot taken while it runs has an xmin no newer than its
+   * id, VACUUM FULL's own included (a reader there, without an id, holds nothing back);
+   * the xmin of a snapshot taken now says whether one runs (prepared transactions too).
    * After the wait the rewrite runs anyway (best effort: the rows of a snapshot older still
    * go at the next VACUUM).
    */
-  async function awaitOlderSnapshots(xid: string): Promise<void> {
+  async function awaitOlderSnapshots({ xid, full }: DeleteXid): Promise<void> {
     const until = Date.now() + COMPACT_WAIT_MS;
     for (;;) {
       const { rows } = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM pg_stat_activity
+        SELECT count(*)::int + (txid_snapshot_xmin(txid_current_snapshot()) < ${full}::bigint)::int AS n
+        FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
           AND (age(backend_xmin) >= age(${xid}::xid) OR age(backend_xid) >= age(${xid}::xid))`.execute(
         db,
@@ -143,7 +156,7 @@ export function pgData(ctx: PgContext): DataStore {
    * tables), so the deleted rows' bytes leave the files; one table at a time, each locked
    * while it is rewritten. Without a statement timeout: a large table takes its time.
    */
-  async function compact(plan: Plan, xid: string): Promise<void> {
+  async function compact(plan: Plan, xid: DeleteXid): Promise<void> {
     await awaitOlderSnapshots(xid);
     const tables = new Set<string>();
     for (const [, table] of forgetSteps(plan)) tables.add(table);

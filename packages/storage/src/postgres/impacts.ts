@@ -89,8 +89,8 @@ interface List {
   bound: number;
 }
 
-type Row = [
-  i: number,
+/** A posting as read: impact, record, packed label counts, questions count, lengths. */
+export type ImpactRow = [
   impact: number,
   recordId: string,
   tf: number,
@@ -99,8 +99,8 @@ type Row = [
   qlen: number,
 ];
 
-/** First page per list, then each round trip doubles it (up to MAX_PAGE). */
-const FIRST_PAGE = 64;
+/** First page per list, then each round trip quadruples it (up to MAX_PAGE). */
+export const FIRST_PAGE = 64;
 const MAX_PAGE = 4096;
 /** Read on while more records than this could still be in the top (each is ranked by SQL). */
 const MAX_CANDIDATES_PER_LIMIT = 4;
@@ -108,8 +108,8 @@ const MAX_CANDIDATES_PER_LIMIT = 4;
 /**
  * The records of `namespace` that can be among the `limit` best for the terms (any of
  * them), ranked with label weights `labels` (D, C, B, A; rankWeights) and questions weight
- * `asked`: a superset of the top, for the full ranking to order. Undefined when the
- * namespace has no postings.
+ * `asked`: a superset of the top, for the full ranking to order. `heads`: each lexeme's
+ * first FIRST_PAGE rows when already read (impactStart), which saves a round trip.
  */
 export async function impactCandidates(
   db: Kysely<PgTables>,
@@ -118,6 +118,7 @@ export async function impactCandidates(
   labels: readonly number[],
   asked: number,
   limit: number,
+  heads?: ReadonlyMap<string, readonly ImpactRow[]>,
 ): Promise<string[]> {
   const k = widen(labels, asked);
   const lists: List[] = terms.map((t) => ({
@@ -130,34 +131,48 @@ export async function impactCandidates(
   }));
   // record → its score so far (lower bound, exact up to SLACK) and which lists it was in.
   const seen = new Map<string, { score: number; mask: number }>();
+  const take = (i: number, row: readonly [number, string, number, number, number, number]) => {
+    const [impact, recordId, tf, q, len, qlen] = row;
+    const list = lists[i]!;
+    const add =
+      list.idf * (searchRank(tf, len, labels) + (asked > 0 ? asked * questionsRank(q, qlen) : 0));
+    const s = seen.get(recordId);
+    if (s) {
+      s.score += add;
+      s.mask |= 2 ** i;
+    } else seen.set(recordId, { score: add, mask: 2 ** i });
+    list.impact = impact;
+    list.recordId = recordId;
+  };
   let page = FIRST_PAGE;
+  let fromHeads = heads !== undefined && lists.every((l) => heads.has(l.lexeme));
   for (;;) {
     const open = lists.map((l, i) => [l, i] as const).filter(([l]) => !l.done);
     if (open.length === 0) break;
-    const { rows } = await sql<{ r: Row }>`
-      SELECT json_build_array(t.i, p.impact, p.record_id, p.tf, p.q, p.len, p.qlen) AS r
-      FROM unnest(${open.map(([l]) => l.lexeme)}::text[], ${open.map(([l]) => String(l.impact))}::float4[],
-        ${open.map(([l]) => l.recordId)}::text[], ${open.map(([, i]) => i)}::int[]) AS t(lexeme, after, after_id, i)
-      CROSS JOIN LATERAL (
-        SELECT p.impact, p.record_id, p.tf, p.q, p.len, p.qlen FROM impact_postings p
-        WHERE p.lexeme = t.lexeme AND p.ns = (SELECT id FROM impact_namespaces WHERE namespace = ${namespace})
-          AND (p.impact, p.record_id) < (t.after, t.after_id COLLATE "C")
-        ORDER BY p.impact DESC, p.record_id DESC LIMIT ${page}
-      ) p`.execute(db);
     const read = new Map<number, number>();
-    for (const { r } of rows) {
-      const [i, impact, recordId, tf, q, len, qlen] = r;
-      const list = lists[i]!;
-      const add =
-        list.idf * (searchRank(tf, len, labels) + (asked > 0 ? asked * questionsRank(q, qlen) : 0));
-      const s = seen.get(recordId);
-      if (s) {
-        s.score += add;
-        s.mask |= 2 ** i;
-      } else seen.set(recordId, { score: add, mask: 2 ** i });
-      list.impact = impact;
-      list.recordId = recordId;
-      read.set(i, (read.get(i) ?? 0) + 1);
+    if (fromHeads) {
+      fromHeads = false;
+      for (const [list, i] of open) {
+        const rows = heads?.get(list.lexeme) ?? [];
+        for (const row of rows) take(i, row);
+        read.set(i, rows.length);
+      }
+    } else {
+      const { rows } = await sql<{ r: [number, ...ImpactRow] }>`
+        SELECT json_build_array(t.i, p.impact, p.record_id, p.tf, p.q, p.len, p.qlen) AS r
+        FROM unnest(${open.map(([l]) => l.lexeme)}::text[], ${open.map(([l]) => String(l.impact))}::float4[],
+          ${open.map(([l]) => l.recordId)}::text[], ${open.map(([, i]) => i)}::int[]) AS t(lexeme, after, after_id, i)
+        CROSS JOIN LATERAL (
+          SELECT p.impact, p.record_id, p.tf, p.q, p.len, p.qlen FROM impact_postings p
+          WHERE p.lexeme = t.lexeme AND p.ns = (SELECT id FROM impact_namespaces WHERE namespace = ${namespace})
+            AND (p.impact, p.record_id) < (t.after, t.after_id COLLATE "C")
+          ORDER BY p.impact DESC, p.record_id DESC LIMIT ${page}
+        ) p`.execute(db);
+      for (const { r } of rows) {
+        const [i, ...row] = r;
+        take(i, row);
+        read.set(i, (read.get(i) ?? 0) + 1);
+      }
     }
     for (const [list, i] of open) {
       if ((read.get(i) ?? 0) < page) {
@@ -217,4 +232,76 @@ export async function postingCounts(
   const out = lexemes.map(() => 0);
   for (const row of rows) out[Number(row.i) - 1] = Number(row.df);
   return out;
+}
+
+/** A prompt's words as impactStart found them. */
+export interface ImpactStart {
+  /** Per word, its lexemes (none for a stop word). */
+  lexemes: string[][];
+  /** Document frequencies counted (lexemes not `known`, capped). */
+  counted: Map<string, number>;
+  /** Each single lexeme's first FIRST_PAGE rows in the namespace. */
+  heads: Map<string, ImpactRow[]>;
+  /** The record count, when asked for (`countRecords`). */
+  totalDocs: number | undefined;
+}
+
+/**
+ * What a search needs before it plans, in one statement: the words' lexemes, the document
+ * frequencies not `known` yet (counted up to `cap`), the record count if asked, the head of
+ * each word's list in the namespace (read for every word, before the plan drops some: a
+ * page costs less than a round trip).
+ */
+export async function impactStart(
+  db: Kysely<PgTables>,
+  config: string,
+  words: readonly string[],
+  namespace: string,
+  known: readonly string[],
+  cap: number,
+  countRecords: boolean,
+): Promise<ImpactStart> {
+  const { rows } = await sql<{
+    i: string;
+    lexemes: string[];
+    df: string | null;
+    head: ImpactRow[] | null;
+    n: string | null;
+  }>`
+    WITH w AS (
+      SELECT w.i, tsvector_to_array(to_tsvector(${config}::regconfig, w.word)) AS lexemes
+      FROM unnest(${words}::text[]) WITH ORDINALITY AS w(word, i)
+    )
+    SELECT w.i, w.lexemes,
+      CASE WHEN cardinality(w.lexemes) = 1 AND NOT w.lexemes[1] = ANY(${known}::text[]) THEN
+        (SELECT count(*) FROM (
+          SELECT 1 FROM impact_postings p WHERE p.lexeme = w.lexemes[1] LIMIT ${cap}) c)
+      END AS df,
+      CASE WHEN cardinality(w.lexemes) = 1 THEN
+        (SELECT json_agg(json_build_array(h.impact, h.record_id, h.tf, h.q, h.len, h.qlen)
+            ORDER BY h.impact DESC, h.record_id DESC)
+         FROM (SELECT p.impact, p.record_id, p.tf, p.q, p.len, p.qlen FROM impact_postings p
+           WHERE p.lexeme = w.lexemes[1]
+             AND p.ns = (SELECT id FROM impact_namespaces WHERE namespace = ${namespace})
+           ORDER BY p.impact DESC, p.record_id DESC LIMIT ${FIRST_PAGE}) h)
+      END AS head,
+      CASE WHEN ${countRecords}::boolean THEN (SELECT sum(memories) FROM namespace_counts) END AS n
+    FROM w ORDER BY w.i`.execute(db);
+  const lexemes = words.map(() => [] as string[]);
+  const counted = new Map<string, number>();
+  const heads = new Map<string, ImpactRow[]>();
+  for (const row of rows) {
+    const found = row.lexemes;
+    lexemes[Number(row.i) - 1] = found;
+    if (found.length !== 1) continue;
+    if (row.df !== null) counted.set(found[0]!, Number(row.df));
+    heads.set(found[0]!, row.head ?? []);
+  }
+  const n = rows[0]?.n;
+  return {
+    lexemes,
+    counted,
+    heads,
+    totalDocs: n === null || n === undefined ? undefined : Number(n),
+  };
 }

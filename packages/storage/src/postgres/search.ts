@@ -6,7 +6,7 @@ import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
-import { impactCandidates, postingCounts } from './impacts.js';
+import { type ImpactStart, impactCandidates, impactStart, postingCounts } from './impacts.js';
 import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow, PgTables } from './tables.js';
 import type { CommonLexemes, PgTermStats } from './term-stats.js';
@@ -105,6 +105,8 @@ export interface PgSearchSettings {
 
 /** How long the record count is reused by searches of a large index (cachedTotalFrom). */
 const TOTAL_TTL_MS = 2000;
+/** Common lexemes in more records than this are never counted (impactStart's `known`). */
+const FREQUENT = 1000;
 /** Words whose lexemes are remembered (a word's lexemes never change for a configuration). */
 const MAX_CACHED_WORDS = 50_000;
 
@@ -134,6 +136,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
   const lexemeCache = new Map<string, string[]>();
   let total: { n: number; at: number } | undefined;
   let counting: Promise<number> | undefined;
+  const frequent = new WeakMap<CommonLexemes, string[]>();
 
   /** The number of records (summed from the trigger-kept counters). */
   async function countRecords(): Promise<number> {
@@ -195,6 +198,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     terms: ReadonlyMap<string, string>,
     totalDocs: number,
     common: CommonLexemes | undefined,
+    counted?: ReadonlyMap<string, number>,
   ): Promise<Map<string, number>> {
     const result = new Map<string, number>();
     const missing: string[] = [];
@@ -205,9 +209,11 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         continue;
       }
       const cached = dfCache.get(term);
+      const count = counted?.get(term);
       if (cached && Math.abs(totalDocs - cached.atTotal) <= cached.atTotal * 0.05) {
         result.set(term, cached.df);
-      } else missing.push(term);
+      } else if (count !== undefined) remember(term, count);
+      else missing.push(term);
     }
     // A term of one lexeme is counted over its postings; one a word turned into several
     // lexemes (all of them in a record) only through the GIN index.
@@ -270,6 +276,36 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     return sql.join(parts, sql` `);
   }
 
+  /**
+   * Words whose document frequency needs no count (their lexeme is known, and so is its
+   * frequency, as of the last record count): impactStart counts the others.
+   */
+  async function knownLexemes(words: readonly string[]): Promise<string[]> {
+    const n = total?.n ?? (await totalDocs());
+    const common = await settings.termStats.common(n);
+    // The common lexemes are passed whether or not a word is known to have one: a word
+    // not seen before may be one, and counting it would read thousands of postings.
+    const known = common ? [...frequentLexemes(common, n)] : [];
+    for (const word of words) {
+      const found = lexemeCache.get(word);
+      if (found?.length !== 1) continue;
+      const lexeme = found[0]!;
+      const cached = dfCache.get(lexeme);
+      if (cached && Math.abs(n - cached.atTotal) <= cached.atTotal * 0.05) known.push(lexeme);
+    }
+    return known;
+  }
+
+  /** Common lexemes in more than FREQUENT records (per statistics object: they change every 30 s at most). */
+  function frequentLexemes(common: CommonLexemes, n: number): readonly string[] {
+    let found = frequent.get(common);
+    if (!found) {
+      found = [...common.shares].filter(([, share]) => share * n > FREQUENT).map(([l]) => l);
+      frequent.set(common, found);
+    }
+    return found;
+  }
+
   async function likeSearch(words: string[], query: SearchOptions): Promise<SearchHit[]> {
     const columns = ['title', 'summary', 'facts', 'concepts', 'files', 'questions'];
     const matched = words.map(
@@ -303,7 +339,37 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
       if ([query.namespace, query.file].some((key) => key !== undefined && hasNul(key))) {
         return [];
       }
-      const { lexemes, totalDocs } = await lexemesOf(words);
+      // The impact lists serve a project's search without other filters (for terms of one
+      // lexeme each); their first statement also finds the lexemes and counts.
+      const fast =
+        settings.impacts !== false &&
+        query.namespace !== undefined &&
+        query.observationType === undefined &&
+        query.current !== true &&
+        query.file === undefined;
+      let start: (ImpactStart & { totalDocs: number }) | undefined;
+      if (fast && query.namespace !== undefined) {
+        // The record count as totalDocs() reuses it (read in the same statement when stale).
+        const reuse =
+          total && total.n >= settings.cachedTotalFrom && Date.now() - total.at < TOTAL_TTL_MS
+            ? total.n
+            : undefined;
+        const found = await impactStart(
+          search,
+          CONFIG,
+          words,
+          query.namespace,
+          await knownLexemes(words),
+          settings.maxPostings + 1,
+          reuse === undefined,
+        );
+        if (lexemeCache.size + words.length > MAX_CACHED_WORDS) lexemeCache.clear();
+        for (const [i, word] of words.entries()) lexemeCache.set(word, found.lexemes[i] ?? []);
+        const n = reuse ?? found.totalDocs ?? 0;
+        if (reuse === undefined) total = { n, at: Date.now() };
+        start = { ...found, totalDocs: n };
+      }
+      const { lexemes, totalDocs } = start ?? (await lexemesOf(words));
       const common = await settings.termStats.common(totalDocs);
       // term (its lexemes) → tsquery text
       const terms = new Map<string, string>();
@@ -320,7 +386,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           found.length === 1 ? quoteLexeme(term) : `(${found.map(quoteLexeme).join(' & ')})`,
         );
       }
-      const df = await documentFrequencies(terms, totalDocs, common);
+      const df = await documentFrequencies(terms, totalDocs, common, start?.counted);
       const stats: TermStat[] = [];
       for (const [i, word] of words.entries()) {
         const term = termOf[i];
@@ -359,17 +425,10 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           ),
           sql` + `,
         );
-        // The impact lists serve a project's search without other filters, of terms of one
-        // lexeme each; they choose the records the same statement then ranks.
-        const fast =
-          settings.impacts !== false &&
-          query.namespace !== undefined &&
-          query.observationType === undefined &&
-          query.current !== true &&
-          query.file === undefined &&
-          kept.every((t) => !t.term.includes(' '));
+        // The impact lists choose the records the same statement then ranks.
+        const listed = fast && kept.every((t) => !t.term.includes(' '));
         let within = sql``;
-        if (fast && query.namespace !== undefined) {
+        if (listed && query.namespace !== undefined) {
           const candidates = await impactCandidates(
             search,
             query.namespace,
@@ -377,13 +436,14 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
             weights,
             askedWeight,
             query.limit,
+            start?.heads,
           );
           if (candidates.length === 0) return [];
           within = sql`AND r.record_id = ANY(${candidates}::text[])`;
         }
         // With candidates, their primary keys lead: the match is only checked (`IS TRUE`
         // keeps it from the index).
-        const matched = fast
+        const matched = listed
           ? sql`(r.search @@ ${match}::tsquery${asked}) IS TRUE`
           : sql`(r.search @@ ${match}::tsquery${asked})`;
         const { rows } = await sql<PgRecordRow & { score: number }>`

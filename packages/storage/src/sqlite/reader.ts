@@ -72,6 +72,8 @@ class ReaderWorker {
   readonly #calls = new Map<number, Call>();
   #nextId = 1;
   #worker: Promise<Worker> | undefined;
+  /** The thread behind #worker, from its start (it may still be starting). */
+  #thread: Worker | undefined;
   #closed = false;
 
   constructor(path: string, busyTimeoutMs: number | undefined, models: string | undefined) {
@@ -93,6 +95,8 @@ class ReaderWorker {
     if (this.#closed) throw new StorageError('closed', 'the storage reader is closed');
     this.#worker ??= this.#start();
     const worker = await this.#worker;
+    // Closed while it started: a message to a stopped thread would never be answered.
+    if (this.#closed) throw new StorageError('closed', 'the storage reader is closed');
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#calls.set(id, { resolve, reject });
@@ -108,6 +112,7 @@ class ReaderWorker {
       ...(this.#models !== undefined ? { models: this.#models } : {}),
     };
     const worker = new Worker(workerUrl(), { workerData: data, execArgv: compiledExecArgv() });
+    this.#thread = worker;
     const started = new Promise<Worker>((resolve, reject) => {
       worker.on('message', (reply: ReadReply) => {
         if ('ready' in reply) {
@@ -129,11 +134,14 @@ class ReaderWorker {
       });
       worker.on('error', () => {}); // reported through 'exit'
       worker.once('exit', (code) => {
-        const gone = new StorageError('io', `the storage reader's worker stopped (exit ${code})`);
+        const gone = this.#closed
+          ? new StorageError('closed', 'the storage reader is closed')
+          : new StorageError('io', `the storage reader's worker stopped (exit ${code})`);
         reject(gone);
         for (const call of this.#calls.values()) call.reject(gone);
         this.#calls.clear();
         if (this.#worker === started) this.#worker = undefined;
+        if (this.#thread === worker) this.#thread = undefined;
       });
     });
     started.catch(() => {
@@ -144,12 +152,14 @@ class ReaderWorker {
 
   /**
    * Stops the worker; reads in flight reject. A query already running in SQLite finishes
-   * first (it cannot be interrupted), so this waits for it at most `graceMs`.
+   * first (it cannot be interrupted), so this waits for it at most `graceMs`. A worker
+   * still starting is stopped as it is (on a loaded machine a start takes seconds).
    */
   async close(graceMs = 1000): Promise<void> {
     this.#closed = true;
-    const worker = await this.#worker?.catch(() => undefined);
+    const worker = this.#thread;
     this.#worker = undefined;
+    this.#thread = undefined;
     if (!worker) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
