@@ -127,6 +127,34 @@ describe('impact-ordered search', () => {
     }
   });
 
+  it('ranks as FTS5 does as shorter and longer records join and leave a word list', async () => {
+    // The bound on an unread row leans on the list's shortest record, and matters where
+    // lengths differ most from the reference average: short records at first, long ones
+    // with the word many times, then the short ones gone.
+    const { fast, fts } = await pair(undefined, { maxDocShare: 1 });
+    const sized = (times: number, n: number) =>
+      record({ title: words(1), summary: `${'wordz '.repeat(times)}${words(n)}` });
+    const check = async () => {
+      for (const [weights, limit] of [
+        [RETRIEVAL_WEIGHTS, 40],
+        [RETRIEVAL_WEIGHTS, 300],
+        [undefined, 150],
+        [RETRIEVAL_WEIGHTS, 1],
+      ] as const) {
+        await expectSameAnswer(fast, fts, 'wordz', limit, weights);
+      }
+    };
+    const short = Array.from({ length: 300 }, () => sized(1, Math.floor(random() * 4)));
+    for (const r of short) await fast.putRecord(r);
+    await check();
+    for (let i = 0; i < 300; i++) {
+      await fast.putRecord(sized(1 + Math.floor(random() * 8), 20 + Math.floor(random() * 60)));
+    }
+    await check();
+    for (const r of short) await fast.deleteRecord(r.record_id);
+    await check();
+  });
+
   it('stays true through edits, deletes and a forget', async () => {
     const { fast, fts } = await pair();
     const records = Array.from({ length: 200 }, () => randomRecord(NS));
@@ -144,6 +172,10 @@ describe('impact-ordered search', () => {
       n: number;
     }>`SELECT count(*) AS n FROM impact_postings WHERE term LIKE 'zqxsecret%'`.execute(fast.db);
     expect(rows[0]!.n).toBe(0);
+    const { rows: lengths } = await sql<{
+      n: number;
+    }>`SELECT count(*) AS n FROM impact_lengths WHERE term LIKE 'zqxsecret%'`.execute(fast.db);
+    expect(lengths[0]!.n).toBe(0);
     await expectSameRanking(fast, fts, 20);
     // A project forgotten as a whole leaves not even its name here.
     await fast.forget({ namespace: OTHER });

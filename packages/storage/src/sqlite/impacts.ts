@@ -74,6 +74,36 @@ function contribution(f: number, length: number, avgdl: number): number {
   return (f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avgdl));
 }
 
+/**
+ * The most a row can contribute (BM25 without IDF, reference weights) at the index's
+ * average length `avgdl`, when its contribution at the reference average length is below
+ * `r` and the record is at least `shortest` tokens long. Below the reference average
+ * every length normalises more, so the row contributes less than `r`; how much less
+ * depends on its length, and the longest-normalised row for a given `r` is the shortest
+ * (for a fixed reference contribution the loss grows with length). Above it, at most
+ * `avgdl / REFERENCE_AVGDL` times more (whatever the length).
+ */
+function boundAt(r: number, shortest: number, avgdl: number): number {
+  if (avgdl > REFERENCE_AVGDL) return (r * avgdl) / REFERENCE_AVGDL;
+  if (r >= K1 + 1) return K1 + 1;
+  // The weighted frequency giving `r` at the shortest length, then its contribution there.
+  const f = (r * norm(shortest, REFERENCE_AVGDL)) / (K1 + 1 - r);
+  // Equal to a row's contribution for a row of the shortest length: a hair above, so
+  // rounding cannot put it below.
+  return ((f * (K1 + 1)) / (f + norm(shortest, avgdl))) * (1 + 1e-12);
+}
+
+/** The inverse of boundAt below the reference average: the `r` whose bound is `c`. */
+function referenceFor(c: number, shortest: number, avgdl: number): number {
+  if (avgdl > REFERENCE_AVGDL) return (c * REFERENCE_AVGDL) / avgdl;
+  if (c >= K1 + 1) return c;
+  const f = (c * norm(shortest, avgdl)) / (K1 + 1 - c);
+  return (f * (K1 + 1)) / (f + norm(shortest, REFERENCE_AVGDL));
+}
+
+/** BM25's length normalisation (times K1) of a record `length` long. */
+const norm = (length: number, avgdl: number) => K1 * (1 - B + (B * length) / avgdl);
+
 interface QueuedRow {
   rid: number;
   namespace: string;
@@ -195,6 +225,8 @@ export function drainImpacts(statements: StatementCache, max: number, stop?: Sto
   );
   stop?.load(statements);
   const rows = stop ? indexTotals(statements).rows : 0;
+  // The shortest record of each (term, namespace) list this batch adds to (impact_lengths).
+  const shortest = new Map<string, { term: string; ns: number; len: number }>();
   for (const row of present) {
     const d = docs.get(row.rid);
     clear.run(row.rid);
@@ -206,8 +238,17 @@ export function drainImpacts(statements: StatementCache, max: number, stop?: Sto
       const f = weightedFrequency(packCounts(counts), REFERENCE_WEIGHTS);
       const impact = Math.floor(contribution(f, d.length, REFERENCE_AVGDL) * SCALE);
       insert.run(term, ns, impact, row.rid, packCounts(counts), d.length);
+      const key = `${ns} ${term}`;
+      const least = shortest.get(key);
+      if (!least) shortest.set(key, { term, ns, len: d.length });
+      else if (d.length < least.len) least.len = d.length;
     }
   }
+  const length = statements.prepare(
+    `INSERT INTO impact_lengths (term, ns, len) VALUES (?, ?, ?)
+     ON CONFLICT (term, ns) DO UPDATE SET len = min(len, excluded.len)`,
+  );
+  for (const { term, ns, len } of shortest.values()) length.run(term, ns, len);
   statements.prepare('DELETE FROM impact_queue WHERE rid <= ?').run(queued.at(-1)!.rid);
   return queued.length;
 }
@@ -242,6 +283,21 @@ export function indexTotals(statements: StatementCache): { rows: number; avgdl: 
   const rows = values[0] ?? 0;
   const tokens = values.slice(1).reduce((a, b) => a + b, 0);
   return { rows, avgdl: rows > 0 ? tokens / rows : 0 };
+}
+
+/**
+ * The shortest record length of each term's list in namespace `ns` (0 when unknown: a
+ * database opened read-only before migration 0015, whose bound is then the looser one).
+ */
+function shortestLengths(statements: StatementCache, ns: number): (term: string) => number {
+  try {
+    const lookup = statements
+      .prepare('SELECT len FROM impact_lengths WHERE term = ? AND ns = ?')
+      .pluck();
+    return (term) => Number(lookup.get(term, ns) ?? 0);
+  } catch {
+    return () => 0;
+  }
 }
 
 /** A query term: its index term and how many records hold it (for IDF). */
@@ -283,10 +339,11 @@ export function impactTopK(
   const { rows: n, avgdl } = indexTotals(statements);
   if (n === 0) return [];
   const w = COLUMNS.map((c) => weights[c]);
-  // An unread row's contribution is at most its reference contribution times this.
-  const widen =
-    Math.max(1, ...w.map((x, c) => x / REFERENCE_WEIGHTS[c]!)) *
-    Math.max(1, avgdl / REFERENCE_AVGDL);
+  // Other weights make a row's contribution at most this many times its contribution at
+  // the reference weights (a contribution is concave in the weighted frequency, from 0);
+  // boundAt takes care of the average length.
+  const widen = Math.max(1, ...w.map((x, c) => x / REFERENCE_WEIGHTS[c]!));
+  const shortestOf = shortestLengths(statements, ns);
   const first = statements.prepare(
     'SELECT impact, rid, tf, len FROM impact_postings WHERE term = ? AND ns = ? ORDER BY impact DESC, rid DESC LIMIT ?',
   );
@@ -297,7 +354,9 @@ export function impactTopK(
   const lists = terms.map((t) => {
     let idf = Math.log((n - t.df + 0.5) / (t.df + 0.5));
     if (idf <= 0) idf = 1e-6;
-    return { term: t.term, idf, impact: -1, rid: 0, done: false, bound: idf * (K1 + 1) * widen };
+    const shortest = shortestOf(t.term);
+    const bound = idf * widen * boundAt(K1 + 1, shortest, avgdl);
+    return { term: t.term, idf, shortest, impact: -1, rid: 0, done: false, bound };
   });
   const seen = new Map<number, { score: number; mask: number }>();
   // The limit-th best score so far: a typed array's numeric sort, not a comparator's.
@@ -336,7 +395,9 @@ export function impactTopK(
    * the pages would not have read scores below the final limit-th score.
    */
   const restOfOneTerm = (list: (typeof lists)[number], floor: number) => {
-    const stopAt = Math.floor((floor * SCALE) / (list.idf * widen)) - 1;
+    // Below this impact a row's bound is under `floor` (a hair of margin for rounding).
+    const reference = referenceFor(floor / (list.idf * widen), list.shortest, avgdl);
+    const stopAt = Math.floor(reference * SCALE * (1 - 1e-9)) - 1;
     const rows = statements
       .prepare(
         `SELECT impact, rid, tf, len FROM impact_postings
@@ -389,7 +450,9 @@ export function impactTopK(
     if (rows.length < PAGE) {
       list.done = true;
       list.bound = 0;
-    } else list.bound = (list.idf * (list.impact + 1) * widen) / SCALE;
+    } else {
+      list.bound = list.idf * widen * boundAt((list.impact + 1) / SCALE, list.shortest, avgdl);
+    }
     if (lists.length === 1 && !list.done && seen.size >= limit) {
       restOfOneTerm(list, kth());
       continue;

@@ -492,6 +492,27 @@ export const MIGRATIONS: readonly Migration[] = [
     name: '0014_impact_stopped_terms',
     statements: ['CREATE TABLE impact_stopped (term TEXT PRIMARY KEY) WITHOUT ROWID'],
   },
+  {
+    // The shortest record of each term's list (a lower bound: kept by min() as rows come,
+    // left as is when some go): the top-k's bound on an unread row is then tight where the
+    // index's average length is below the reference one (impacts.ts, `boundAt`). A list's
+    // length goes with its last row, so nothing of a forgotten record's words stays.
+    name: '0015_impact_lengths',
+    statements: [
+      `CREATE TABLE impact_lengths (
+        term TEXT NOT NULL,
+        ns INTEGER NOT NULL,
+        len INTEGER NOT NULL,
+        PRIMARY KEY (term, ns)
+      ) WITHOUT ROWID`,
+      `INSERT INTO impact_lengths (term, ns, len)
+        SELECT term, ns, min(len) FROM impact_postings GROUP BY term, ns`,
+      `CREATE TRIGGER impact_postings_lengths_ad AFTER DELETE ON impact_postings BEGIN
+        DELETE FROM impact_lengths WHERE term = old.term AND ns = old.ns
+          AND NOT EXISTS (SELECT 1 FROM impact_postings WHERE term = old.term AND ns = old.ns);
+      END`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */
