@@ -148,21 +148,31 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
   // the shared pool: three round trips per statement, each a wait for both processes on a
   // busy machine, holding a connection the inserts needed.)
   const search = settings.searchDb;
-  const pool = settings.searchPool;
+  let pool = settings.searchPool;
 
   /**
    * A statement of a fixed text as a prepared statement of the search pool: parsed and
-   * planned once per connection (planning took ~0.8 ms of each search statement).
+   * planned once per connection (planning took ~0.8 ms of each search statement). Behind
+   * a pooler that hands each transaction another server connection (PgBouncer's transaction
+   * mode before 1.21), a prepared statement is missing on the next one: then this backend
+   * stops preparing and runs the statement again unprepared.
    */
   const run: RunStatement = async (name, query) => {
     if (!pool) return (await query.execute(search)).rows;
     const compiled = query.compile(search);
-    const { rows } = await pool.query({
-      name,
-      text: compiled.sql,
-      values: [...compiled.parameters],
-    });
-    return rows as never[];
+    try {
+      const { rows } = await pool.query({
+        name,
+        text: compiled.sql,
+        values: [...compiled.parameters],
+      });
+      return rows as never[];
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== '26000' && code !== '42P05') throw error;
+      pool = undefined;
+      return (await query.execute(search)).rows;
+    }
   };
   const lexemeCache = new Map<string, string[]>();
   let total: { n: number; at: number } | undefined;
