@@ -2,7 +2,8 @@
 // over PostgreSQL) with one and with two collectors, lexical and semantic, and a bare echo
 // with the same generator as the baseline, all in the same run on this machine (loopback
 // only). Each developer is an open-loop stream of hook events, one every 2 s (a turn: a
-// prompt with ?retrieve=true, then four tool events), in one of 20 projects holding 20,000
+// prompt with ?retrieve=true, then four tool events; each developer starts at a random
+// point of its turn, so prompts arrive evenly), in one of 20 projects holding 20,000
 // records between them (words from the retrieval bench's Zipf corpus; random unit vectors for the semantic runs: the prompt's embedding
 // and the vector scan are real). N ramps up in steps of BENCH_STEP_MS (default 6000, the
 // first second of each left out) until retrieval p99 crosses 500 ms or more than 1 % of
@@ -32,6 +33,8 @@ const STEPS = (process.env['BENCH_DEVELOPERS'] ?? '25,50,100,250,500,1000,1500,2
 const PROJECTS = 20;
 const RECORDS = Number(process.env['BENCH_RECORDS'] ?? 20_000);
 const EVENT_EVERY_MS = 2000;
+/** Events in a developer's turn: a prompt, then four tool events. */
+const TURN = 5;
 const KNEE_P99_MS = 500;
 const KNEE_ERRORS = 0.01;
 /** Requests a step may leave outstanding: past it the generator counts an error, not a send. */
@@ -64,7 +67,7 @@ function unitVector(): Float32Array {
 }
 
 function event(developer: number, n: number): { body: string; prompt: boolean } {
-  const prompt = n % 5 === 0;
+  const prompt = n % TURN === 0;
   return {
     prompt,
     body: JSON.stringify({
@@ -182,7 +185,11 @@ async function step(servers: Server[], developers: number): Promise<Step> {
   const warmEnd = started + WARM_MS;
   const end = started + STEP_MS;
   const next = Array.from({ length: developers }, () => started + Math.random() * EVENT_EVERY_MS);
-  const sent = new Array<number>(developers).fill(0);
+  // Where each developer is in its turn (a prompt, then four tool events) starts at random:
+  // when every stream started with its prompt, every prompt of a step fell in its first two
+  // seconds (at 250 developers 125 prompts a second, five times the rate the step stands
+  // for, then none), and the warm-up second left out half of them.
+  const sent = Array.from({ length: developers }, () => Math.floor(Math.random() * TURN));
   const retrieval: number[] = [];
   const events: number[] = [];
   let errors = 0;
