@@ -128,7 +128,12 @@ const MAX_CACHED_WORDS = 50_000;
  *
  * Ranking: BM25's shape with PostgreSQL's parts: for each kept term, its IDF (from the
  * document frequencies the planner counted) times ts_rank of that term alone (weighted by
- * field, saturating in term frequency, normalised by document length), summed.
+ * field, saturating in term frequency, normalised by document length), summed. A project's
+ * search chooses the records to rank from the impact-ordered postings (impacts.ts).
+ *
+ * Over 400 lines on purpose: one search's steps share the caches kept here (lexemes,
+ * document frequencies, the record count) and the choice between the impact path and the
+ * full ranking; the impact path's own work (its statements, bounds, top-k) is impacts.ts.
  */
 export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStore {
   const { db } = ctx;
