@@ -187,6 +187,7 @@ export async function openPostgresStorage(
       maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
       termStats,
       searchDb,
+      searchPool,
       cachedTotalFrom: termStatsMinRecords,
       impacts: options.impactSearch ?? true,
     }),
