@@ -110,8 +110,8 @@ export interface CollectorSettings {
     /** PostgreSQL only: the schema holding kiro-learn's tables, created when missing. */
     schema: string;
     /**
-     * PostgreSQL only: connections each collector keeps open at most, plus half as many
-     * again for searches (a pool of their own).
+     * PostgreSQL only: connections each collector keeps open at most, plus as many again
+     * for searches (a pool of their own).
      */
     poolSize: number;
     /** PostgreSQL only: how long a request waits for a free connection before answering 503, in ms. */
