@@ -110,6 +110,20 @@ describe('collectors on PostgreSQL', () => {
     expect(doctor.stdout).toMatch(/✓ storage: PostgreSQL \d+/);
   });
 
+  it('a forget says whether the tables were compacted: not unless asked, and yes when nothing held them', async () => {
+    const c = await collectorOn(freshSchema());
+    const forget = async (compact: boolean) => {
+      const event = makeEvent({ session_id: `forget-${newEventId()}` });
+      expect((await send(c.port, 'POST', '/v1/events', { body: event })).status).toBe(200);
+      const body = { session: event.session_id, namespace: NS, compact };
+      return (await send(c.port, 'POST', '/v1/forget', { body })).json;
+    };
+    expect(await forget(false)).toMatchObject({ counts: { events: 1 }, compacted: false });
+    const compacted = await forget(true);
+    expect(compacted).toMatchObject({ counts: { events: 1 }, compacted: true });
+    expect(compacted).not.toHaveProperty('compact_held');
+  });
+
   it('extracts each pending event exactly once however many collectors serve it', async () => {
     const schema = freshSchema();
     const collectors = await Promise.all([

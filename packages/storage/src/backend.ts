@@ -52,6 +52,7 @@ export type {
   DataStore,
   ForgetCounts,
   ForgetOptions,
+  ForgetResult,
   ForgetScope,
   PrunePolicy,
   ScanPage,

@@ -27,6 +27,7 @@ export type {
   ExtractionLogInput,
   ForgetCounts,
   ForgetOptions,
+  ForgetResult,
   ForgetScope,
   ListEventsOptions,
   ListRecordsOptions,

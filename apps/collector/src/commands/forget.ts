@@ -21,6 +21,8 @@ interface Answer {
   backups: Array<{ file: string; action: 'rewritten' | 'deleted' | 'holds'; reason?: string }>;
   /** PostgreSQL only: whether the touched tables were rewritten (--compact). */
   compacted?: boolean;
+  /** PostgreSQL, --compact: an older transaction outlasted the wait; the text may stay. */
+  compact_held?: boolean;
 }
 
 export const forget: Command = {
@@ -122,7 +124,12 @@ rewritten without it, or deleted when it cannot be. Works with the collector run
             : `deleted ${copy.file} (${copy.reason})`,
         );
       }
-      if (done.compacted === false) {
+      if (done.compact_held) {
+        line(
+          io.stdout,
+          'PostgreSQL: a transaction older than this forget was still running after 30 s, so the rewrite may have kept the deleted text in the table files. Run the same forget with --compact again once it has ended (see pg_stat_activity).',
+        );
+      } else if (done.compacted === false) {
         line(
           io.stdout,
           'PostgreSQL: the rows are deleted for every query; their bytes stay in the table files until PostgreSQL reuses the space. Run again with --compact to rewrite the tables now.',

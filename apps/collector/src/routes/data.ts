@@ -183,10 +183,13 @@ export function dataRoutes(ctx: AppContext): Hono {
     // name their session) are still there.
     const saved = await forgetSavedRecords(ctx.settings.home, scopes, heads);
     const counts = zeroCounts();
+    let compacted = false;
     for (const [i, one] of scopes.entries()) {
       // Compacting once, after the last scope, rewrites every table they touched.
       const compact = body.compact === true && i === scopes.length - 1;
-      addCounts(counts, await ctx.storage.forget(one, compact ? { compact } : {}));
+      const done = await ctx.storage.forget(one, compact ? { compact } : {});
+      addCounts(counts, done);
+      if (compact) compacted = done.compacted !== false;
     }
     const matches = scopes.map(spoolMatch);
     const spool = forgetSpoolLines(ctx.settings.home, (event) => matches.some((m) => m(event)));
@@ -210,7 +213,11 @@ export function dataRoutes(ctx: AppContext): Hono {
       counts: { ...counts, spool, log_lines: logs },
       ...listed,
       backups,
-      ...(ctx.settings.storage.url === undefined ? {} : { compacted: body.compact === true }),
+      // false after a compact too when a transaction older than the delete outlasted the
+      // wait: the rewrite may have kept the text, and the user must hear it.
+      ...(ctx.settings.storage.url === undefined
+        ? {}
+        : { compacted, ...(body.compact === true && !compacted ? { compact_held: true } : {}) }),
     });
   });
 

@@ -133,11 +133,11 @@ export function pgData(ctx: PgContext): DataStore {
    * writer counts because every snapshot taken while it runs has an xmin no newer than its
    * id, VACUUM FULL's own included (a reader there, without an id, holds nothing back);
    * the xmin of a snapshot taken now says whether one runs (prepared transactions too).
-   * After the wait the rewrite runs anyway (best effort: the rows of a snapshot older still
-   * go at the next VACUUM).
+   * After the wait the rewrite runs anyway, and the answer says whether such a transaction
+   * was still running (`false`): the rows it holds back go at a later compaction.
    */
-  async function awaitOlderSnapshots({ xid, full }: DeleteXid): Promise<void> {
-    const until = Date.now() + COMPACT_WAIT_MS;
+  async function awaitOlderSnapshots({ xid, full }: DeleteXid, waitMs: number): Promise<boolean> {
+    const until = Date.now() + waitMs;
     for (;;) {
       const { rows } = await sql<{ n: number }>`
         SELECT count(*)::int + (txid_snapshot_xmin(txid_current_snapshot()) < ${full}::bigint)::int AS n
@@ -146,7 +146,8 @@ export function pgData(ctx: PgContext): DataStore {
           AND (age(backend_xmin) >= age(${xid}::xid) OR age(backend_xid) >= age(${xid}::xid))`.execute(
         db,
       );
-      if ((rows[0]?.n ?? 0) === 0 || Date.now() >= until) return;
+      if ((rows[0]?.n ?? 0) === 0) return true;
+      if (Date.now() >= until) return false;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -156,8 +157,8 @@ export function pgData(ctx: PgContext): DataStore {
    * tables), so the deleted rows' bytes leave the files; one table at a time, each locked
    * while it is rewritten. Without a statement timeout: a large table takes its time.
    */
-  async function compact(plan: Plan, xid: DeleteXid): Promise<void> {
-    await awaitOlderSnapshots(xid);
+  async function compact(plan: Plan, xid: DeleteXid, waitMs: number): Promise<boolean> {
+    const clear = await awaitOlderSnapshots(xid, waitMs);
     const tables = new Set<string>();
     for (const [, table] of forgetSteps(plan)) tables.add(table);
     // Rows that go with a record (foreign keys ON DELETE CASCADE, the impact trigger) hold
@@ -173,6 +174,7 @@ export function pgData(ctx: PgContext): DataStore {
         await sql`RESET statement_timeout`.execute(connection);
       }
     });
+    return clear;
   }
 
   async function planPrune(policy: PrunePolicy): Promise<Plan | undefined> {
@@ -214,8 +216,9 @@ export function pgData(ctx: PgContext): DataStore {
       ctx.ensureOpen();
       const plan = planScope(scope);
       const { counts, xid } = await remove(plan);
-      if (options.compact) await compact(plan, xid);
-      return counts;
+      if (!options.compact) return counts;
+      const compacted = await compact(plan, xid, options.compactWaitMs ?? COMPACT_WAIT_MS);
+      return { ...counts, compacted };
     },
     async projectNamespaces(directories) {
       ctx.ensureOpen();

@@ -171,7 +171,32 @@ describe('PostgreSQL forget with compact while another session is in a transacti
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(compacted).toBe(false);
     await other.query('COMMIT');
-    await expect(forget).resolves.toMatchObject({ records: 1 });
+    await expect(forget).resolves.toMatchObject({ records: 1, compacted: true });
+    expect(await schemaFilesHolding(url, schema, secret)).toEqual([]);
+  });
+
+  it('says so when the older transaction outlasts the wait: the text may stay in the files', async () => {
+    const url = await ownDatabase();
+    const schema = freshSchema();
+    const storage = await openPostgresTemp({ url, schema });
+    const secret = `zq${newEventId().toLowerCase()}`;
+    await storage.putRecord(record({ namespace: NS, summary: `the key ${secret}` }));
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    onCleanup(() => other.end());
+    await other.query('BEGIN');
+    await other.query('SELECT txid_current()');
+    await expect(
+      storage.forget({ namespace: NS }, { compact: true, compactWaitMs: 200 }),
+    ).resolves.toMatchObject({ records: 1, compacted: false });
+    // Gone for every query at once; the bytes wait for a compaction after it ends.
+    expect(await storage.searchRecords({ query: secret, namespace: NS, limit: 1 })).toEqual([]);
+    expect(await schemaFilesHolding(url, schema, secret)).not.toEqual([]);
+    await other.query('COMMIT');
+    await expect(storage.forget({ namespace: NS }, { compact: true })).resolves.toMatchObject({
+      records: 0,
+      compacted: true,
+    });
     expect(await schemaFilesHolding(url, schema, secret)).toEqual([]);
   });
 });

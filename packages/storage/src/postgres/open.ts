@@ -168,7 +168,7 @@ export async function openPostgresStorage(
   const termStatsMinRecords = options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS;
   const termStats = pgTermStats(ctx, { minRecords: termStatsMinRecords });
   const counters = pgCounterCompactor(ctx);
-  const events = new PgEventBatcher(db, {
+  const events = new PgEventBatcher(pool, {
     onStored: (n) => counters.written(n),
     announce: {
       channel: eventsChannel(schema),
@@ -187,6 +187,7 @@ export async function openPostgresStorage(
       maxPostings: plan.maxPostings ?? DEFAULT_MAX_POSTINGS,
       termStats,
       searchDb,
+      searchPool,
       cachedTotalFrom: termStatsMinRecords,
       impacts: options.impactSearch ?? true,
     }),

@@ -6,7 +6,13 @@ import { StorageError } from '../errors.js';
 import { planQuery, type QueryPlanOptions, type TermStat } from '../query/plan.js';
 import { escapeLike, tokenize } from '../query/tokenize.js';
 import { hasNul, type PgContext, translateError } from './context.js';
-import { type ImpactStart, impactCandidates, impactStart, postingCounts } from './impacts.js';
+import {
+  type ImpactStart,
+  impactCandidates,
+  impactStart,
+  postingCounts,
+  type RunStatement,
+} from './impacts.js';
 import { pgRecordFromRow, recordColumns } from './rows.js';
 import type { PgRecordRow, PgTables } from './tables.js';
 import type { CommonLexemes, PgTermStats } from './term-stats.js';
@@ -90,6 +96,10 @@ export interface PgSearchSettings {
    * search never queues behind the inserts of a busy server.
    */
   searchDb: Kysely<PgTables>;
+  /** The pool behind `searchDb`, for prepared statements (named: pg keeps them per connection). */
+  searchPool?: {
+    query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  };
   /**
    * From this many records on, the record count a search plans with may be up to
    * TOTAL_TTL_MS old (the term statistics take over at the same size: one record more or
@@ -118,7 +128,12 @@ const MAX_CACHED_WORDS = 50_000;
  *
  * Ranking: BM25's shape with PostgreSQL's parts: for each kept term, its IDF (from the
  * document frequencies the planner counted) times ts_rank of that term alone (weighted by
- * field, saturating in term frequency, normalised by document length), summed.
+ * field, saturating in term frequency, normalised by document length), summed. A project's
+ * search chooses the records to rank from the impact-ordered postings (impacts.ts).
+ *
+ * Over 400 lines on purpose: one search's steps share the caches kept here (lexemes,
+ * document frequencies, the record count) and the choice between the impact path and the
+ * full ranking; the impact path's own work (its statements, bounds, top-k) is impacts.ts.
  */
 export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStore {
   const { db } = ctx;
@@ -133,6 +148,32 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
   // the shared pool: three round trips per statement, each a wait for both processes on a
   // busy machine, holding a connection the inserts needed.)
   const search = settings.searchDb;
+  let pool = settings.searchPool;
+
+  /**
+   * A statement of a fixed text as a prepared statement of the search pool: parsed and
+   * planned once per connection (planning took ~0.8 ms of each search statement). Behind
+   * a pooler that hands each transaction another server connection (PgBouncer's transaction
+   * mode before 1.21), a prepared statement is missing on the next one: then this backend
+   * stops preparing and runs the statement again unprepared.
+   */
+  const run: RunStatement = async (name, query) => {
+    if (!pool) return (await query.execute(search)).rows;
+    const compiled = query.compile(search);
+    try {
+      const { rows } = await pool.query({
+        name,
+        text: compiled.sql,
+        values: [...compiled.parameters],
+      });
+      return rows as never[];
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== '26000' && code !== '42P05') throw error;
+      pool = undefined;
+      return (await query.execute(search)).rows;
+    }
+  };
   const lexemeCache = new Map<string, string[]>();
   let total: { n: number; at: number } | undefined;
   let counting: Promise<number> | undefined;
@@ -219,7 +260,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     // lexemes (all of them in a record) only through the GIN index.
     const single = settings.impacts === false ? [] : missing.filter((term) => !term.includes(' '));
     if (single.length > 0) {
-      const counts = await postingCounts(search, single, settings.maxPostings + 1);
+      const counts = await postingCounts(run, single, settings.maxPostings + 1);
       for (const [i, term] of single.entries()) remember(term, counts[i] ?? 0);
     }
     const several = missing.filter((term) => !single.includes(term));
@@ -355,7 +396,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
             ? total.n
             : undefined;
         const found = await impactStart(
-          search,
+          run,
           CONFIG,
           words,
           query.namespace,
@@ -430,7 +471,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         let within = sql``;
         if (listed && query.namespace !== undefined) {
           const candidates = await impactCandidates(
-            search,
+            run,
             query.namespace,
             kept.map((t) => ({ lexeme: t.term, idf: t.idf })),
             weights,
@@ -446,12 +487,17 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         const matched = listed
           ? sql`(r.search @@ ${match}::tsquery${asked}) IS TRUE`
           : sql`(r.search @@ ${match}::tsquery${asked})`;
-        const { rows } = await sql<PgRecordRow & { score: number }>`
+        const ranking = sql<PgRecordRow & { score: number }>`
           SELECT ${recordColumns('r')}, (${score}) AS score
           FROM memory_records r
           WHERE ${matched} ${within} ${filters(query, true)}
           ORDER BY score DESC, r.record_id DESC
-          LIMIT ${query.limit}`.execute(search);
+          LIMIT ${query.limit}`;
+        // Through the lists the statement's text depends only on the number of terms and
+        // whether questions count (the namespace is the one filter).
+        const rows = listed
+          ? await run(`kiro_learn_rank_${kept.length}_${askedWeight > 0 ? 'q' : 's'}`, ranking)
+          : (await ranking.execute(search)).rows;
         return rows.map(({ score: s, ...row }) => ({
           record: pgRecordFromRow(row),
           score: Number(s),

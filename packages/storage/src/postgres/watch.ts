@@ -21,6 +21,12 @@ export function listenerPrefix(schema: string): string {
   return `kiro-learn listen ${tag} `;
 }
 
+/**
+ * How long a writer trusts a probe that found no watcher (event-batcher.ts), and so how
+ * long a new watcher waits after connecting before its feed counts as started.
+ */
+export const NO_WATCHER_FRESH_MS = 250;
+
 /** One NOTIFY payload: the events one committed batch stored (all or some of them). */
 export interface EventsNotice {
   origin: string;
@@ -30,7 +36,7 @@ export interface EventsNotice {
 /**
  * Follows the events channel on a connection of its own (LISTEN cannot share a pooled
  * one), leaving out events stored through connections named `self` (the backend's own
- * application_name). A lost connection (server restart) is re-opened with back-off; events
+ * application_name), from NO_WATCHER_FRESH_MS after connecting. A lost connection (server restart) is re-opened with back-off; events
  * stored while it was down are not replayed (the feed is live, not a log).
  */
 export async function watchEvents(
@@ -90,6 +96,8 @@ export async function watchEvents(
   };
 
   await connect();
+  // Writers that probed before this connection existed announce nothing for a while yet.
+  await new Promise((resolve) => setTimeout(resolve, NO_WATCHER_FRESH_MS));
   return async () => {
     stopped = true;
     clearTimeout(retry);

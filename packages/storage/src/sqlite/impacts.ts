@@ -78,10 +78,14 @@ function contribution(f: number, length: number, avgdl: number): number {
  * The most a row can contribute (BM25 without IDF, reference weights) at the index's
  * average length `avgdl`, when its contribution at the reference average length is below
  * `r` and the record is at least `shortest` tokens long. Below the reference average
- * every length normalises more, so the row contributes less than `r`; how much less
- * depends on its length, and the longest-normalised row for a given `r` is the shortest
- * (for a fixed reference contribution the loss grows with length). Above it, at most
- * `avgdl / REFERENCE_AVGDL` times more (whatever the length).
+ * every length normalises more, so the row contributes less than `r`, the less the longer
+ * it is: a contribution below `r` at the reference average bounds a row's normalisation
+ * there from below by what its frequency f needs (N_ref(len) ≥ f(K1 + 1)/r − f), and
+ * scaled to `avgdl` (N grows (REFERENCE_AVGDL/avgdl) times faster with length) with
+ * N(len) ≥ N(shortest) besides, the contribution f(K1 + 1)/(f + N) is largest at the f
+ * where the two bounds meet: the row of the shortest length whose reference contribution
+ * is `r`. Above the reference average, at most `avgdl / REFERENCE_AVGDL` times more
+ * (whatever the length).
  */
 function boundAt(r: number, shortest: number, avgdl: number): number {
   if (avgdl > REFERENCE_AVGDL) return (r * avgdl) / REFERENCE_AVGDL;

@@ -17,7 +17,7 @@ export interface DataStore {
    * table while it runs), so the text leaves them. PostgreSQL's WAL keeps it until the
    * server recycles the segment.
    */
-  forget(scope: ForgetScope, options?: ForgetOptions): Promise<ForgetCounts>;
+  forget(scope: ForgetScope, options?: ForgetOptions): Promise<ForgetResult>;
   /**
    * The namespaces holding an event captured in one of these project directories (the
    * events' `source.project_path`, compared exactly), sorted. A project's id changes when
@@ -71,6 +71,23 @@ export interface ForgetOptions {
    * leaves their files now. SQLite leaves no trace without it.
    */
   compact?: boolean;
+  /**
+   * PostgreSQL with `compact`: how long the rewrite waits for transactions older than the
+   * delete to end, in ms (default 30 000). Those still see the deleted rows, and a rewrite
+   * while one runs copies the rows, text and all, into the new files.
+   */
+  compactWaitMs?: number;
+}
+
+/** What a forget deleted, and (PostgreSQL, `compact`) whether its text left the files. */
+export interface ForgetResult extends ForgetCounts {
+  /**
+   * PostgreSQL with `compact` only: `false` when a transaction older than the delete was
+   * still running after `compactWaitMs`, so the rewrite may have kept the deleted rows'
+   * bytes in the table files; a compacting forget run after that transaction ended takes
+   * them. `true` when the tables were rewritten with no such transaction left.
+   */
+  compacted?: boolean;
 }
 
 /** How much a forget or prune deleted (or would delete). */
