@@ -250,6 +250,7 @@ export function createCollector(options: CollectorOptions): Collector {
     // The query text exactly as the retriever embeds it (retrieve() cuts and trims it so).
     prefetchPrompt: (prompt) =>
       semantic?.prefetch?.(prompt.slice(0, retriever.options.maxQueryChars).trim()),
+    observeProject: (event) => team.current()?.tracker.observe(event),
     version: options.version ?? '0.0.0',
     startedAt: Date.now(),
     status: options.status ?? (() => ({ projects: [] })),

@@ -1,5 +1,5 @@
 import type { BufferStatus } from '@kiro-learn/buffer';
-import type { MemoryRecord, Scrubber, SearchHit } from '@kiro-learn/schema';
+import type { Event, MemoryRecord, Scrubber, SearchHit } from '@kiro-learn/schema';
 import type { StorageBackend, StorageReads } from '@kiro-learn/storage';
 import type { ActivityHub } from './activity.js';
 import type { CaptureGate } from './capture.js';
@@ -74,6 +74,12 @@ export interface AppContext {
   notePrompt: (outcome: 'used' | 'timed_out' | 'failed') => void;
   /** Starts embedding a prompt that will be retrieved for (Semantic.prefetch); may do nothing. */
   prefetchPrompt: (prompt: string) => void;
+  /**
+   * Looks at an event's project before the event is stored (team memory: is it shared?).
+   * A prompt's retrieval starts while its event is stored, and asks the team server only
+   * for projects known to be shared; stored events are looked at anyway.
+   */
+  observeProject: (event: Event) => void;
   version: string;
   startedAt: number;
   /** Extraction state per project (breaker, pending, last run); empty without a buffer. */

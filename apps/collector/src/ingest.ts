@@ -90,8 +90,12 @@ export async function ingestEvent(
   // is stored. Nothing it reads depends on the prompt's own event (a window reset, which
   // does, is a note), and on a team server the store's commit waits for a WAL flush that
   // the answer no longer waits behind. The answer still goes out only after the commit.
+  // Team memory learns whether the project is shared from its events: this one first.
   const prompting = retrieval === 'prompt' && event.kind === 'prompt';
-  if (prompting && !options.imported) ctx.prefetchPrompt(promptFromBody(event.body));
+  if (prompting && !options.imported) {
+    ctx.observeProject(event);
+    ctx.prefetchPrompt(promptFromBody(event.body));
+  }
   const early = prompting ? retrieveFor(ctx, event, 'prompt') : undefined;
   let stored: boolean;
   try {
