@@ -238,17 +238,17 @@ try {
       try {
         const started = await start();
         const before = commitStats(pg.url);
-        const row = Array.isArray(started)
-          ? await ingestLoad(started, clients, DURATION_MS, payload)
-          : started;
-        if (Array.isArray(started) && !('error' in row)) {
+        let row: Row | { error: string };
+        if (Array.isArray(started)) {
+          const load = await ingestLoad(started, clients, DURATION_MS, payload);
           // The servers' backends report their counts as they exit (stopped by ingestLoad).
           await new Promise((resolve) => setTimeout(resolve, 200));
           const after = commitStats(pg.url);
-          Object.assign(row, {
+          row = {
+            ...load,
             perCommit: (after.events - before.events) / (after.commits - before.commits),
-          });
-        }
+          };
+        } else row = started;
         if ('error' in row) failed.set(key, row.error);
         else results.set(key, [...(results.get(key) ?? []), row]);
       } catch (error) {
