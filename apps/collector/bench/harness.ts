@@ -40,6 +40,8 @@ export async function spawnServer(
       env: { ...process.env, ...options.env },
     },
   );
+  // Before it prints its port (the bench's cgroup cap was never applied without this).
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];
   let rest = '';

@@ -8,7 +8,8 @@
 // BENCH_COLLECTOR_CPU of a core (default 0.3; cgroup v1 cpu controller, needs root), one
 // collector against two. Prints req/s, p50 and p99, errors, the server CPU per request
 // (both servers' for the pair), the ratios the targets are about, and the load average.
-// Targets are run interleaved, BENCH_ROUNDS times (default 2), median req/s kept.
+// Targets are run interleaved, BENCH_ROUNDS times (default 2), median req/s kept; BENCH_ONLY (a
+// regular expression over `clients|target`) runs some only.
 // PostgreSQL: KIRO_LEARN_TEST_POSTGRES_URL (a fresh database, dropped after), else a
 // throwaway embedded PostgreSQL. BENCH_MS sets the run length. Asserts nothing.
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,8 @@ const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const COLLECTOR_CPU = Number(process.env['BENCH_COLLECTOR_CPU'] ?? 0.3);
 const CGROUP_CPU = '/sys/fs/cgroup/cpu';
+/** BENCH_ONLY: a regular expression; only targets whose `clients|name` matches run. */
+const ONLY = new RegExp(process.env['BENCH_ONLY'] ?? '');
 
 function payload(): string {
   return JSON.stringify({
@@ -99,6 +102,24 @@ interface Row {
   p99: number;
   errors: number;
   cpu: number;
+  /** Events stored per transaction committed in the database (group commit's batch). */
+  perCommit: number;
+}
+
+/** Transactions committed in the bench's database, and rows inserted into `events`. */
+function commitStats(url: string): { commits: number; events: number } {
+  const r = spawnSync(
+    'psql',
+    [
+      url,
+      '-Atc',
+      `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()),
+        (SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_user_tables WHERE relname = 'events')`,
+    ],
+    { encoding: 'utf8' },
+  );
+  const [commits, events] = (r.stdout ?? '').trim().split('|').map(Number);
+  return { commits: commits ?? Number.NaN, events: events ?? Number.NaN };
 }
 
 /** `pgbench` inserting the collector's event rows, one per transaction, on `clients`. */
@@ -149,6 +170,7 @@ function pgbench(url: string, clients: number, notify: boolean): Row | { error: 
       p99: Number.NaN,
       errors: 0,
       cpu: Number.NaN,
+      perCommit: 1,
     };
   } catch (error) {
     return { error: String(error) };
@@ -199,6 +221,11 @@ try {
     ],
     [`PostgreSQL ×2, ${capped}`, 8, pair(COLLECTOR_CPU)],
   );
+  targets.splice(
+    0,
+    targets.length,
+    ...targets.filter(([name, clients]) => ONLY.test(`${clients}|${name}`)),
+  );
   const loadBefore = loadavg()[0]!;
   console.log(
     `PostgreSQL ingest benchmark: ${DURATION_MS} ms per run, ${ROUNDS} interleaved rounds (median req/s), Node ${process.version}, PostgreSQL from ${pg.source}, load average ${loadBefore.toFixed(1)}`,
@@ -210,9 +237,18 @@ try {
       const key = `${clients}|${name}`;
       try {
         const started = await start();
-        const row = Array.isArray(started)
-          ? await ingestLoad(started, clients, DURATION_MS, payload)
-          : started;
+        const before = commitStats(pg.url);
+        let row: Row | { error: string };
+        if (Array.isArray(started)) {
+          const load = await ingestLoad(started, clients, DURATION_MS, payload);
+          // The servers' backends report their counts as they exit (stopped by ingestLoad).
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const after = commitStats(pg.url);
+          row = {
+            ...load,
+            perCommit: (after.events - before.events) / (after.commits - before.commits),
+          };
+        } else row = started;
         if ('error' in row) failed.set(key, row.error);
         else results.set(key, [...(results.get(key) ?? []), row]);
       } catch (error) {
@@ -224,7 +260,9 @@ try {
     Number.isNaN(n) ? '        -' : n.toFixed(digits).padStart(9);
   const rate = (clients: number, name: string) =>
     median((results.get(`${clients}|${name}`) ?? []).map((r) => r.rps));
-  console.log(' clients  target                          req/s   p50 ms   p99 ms   cpu µs  errors');
+  console.log(
+    ' clients  target                          req/s   p50 ms   p99 ms   cpu µs  errors  events/commit',
+  );
   for (const [name, clients] of targets) {
     const key = `${clients}|${name}`;
     const rows = results.get(key);
@@ -243,7 +281,10 @@ try {
       )}${fmt(m((r) => r.p50))}${fmt(m((r) => r.p99))}${fmt(
         m((r) => r.cpu),
         0,
-      )}${String(errors).padStart(8)}`,
+      )}${String(errors).padStart(8)}${fmt(
+        m((r) => r.perCommit),
+        1,
+      ).padStart(15)}`,
     );
   }
   const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : '-');
