@@ -9,6 +9,26 @@ const run = promisify(execFile);
 /** The built package: a child process cannot load the TypeScript sources. */
 const DIST = new URL('../dist/index.js', import.meta.url).href;
 
+/** Runs `script` (an ES module) in a Node child: its exit code, signal and output. */
+async function runScript(name: string, script: string) {
+  const dir = mkdtempSync(join(tmpdir(), `kl-embed-${name}-`));
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, script);
+  try {
+    return await run(process.execPath, [file]).then(
+      ({ stdout }) => ({ code: 0, signal: null, stdout: stdout.trim() }),
+      (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
+        code: error.code,
+        signal: error.signal,
+        stdout: error.stdout?.trim(),
+        stderr: error.stderr,
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // A collector stopping while it embeds records closes its embedder mid-run. Terminating
 // the worker then made the onnxruntime addon throw from native code, and the whole
 // process died with SIGABRT instead of finishing its shutdown.
@@ -22,19 +42,7 @@ it('closing while a text is being embedded leaves the process running, to exit n
     await embedder.close();
     console.log(await jobs);
   `;
-  const dir = mkdtempSync(join(tmpdir(), 'kl-embed-close-'));
-  const file = join(dir, 'close.mjs');
-  writeFileSync(file, script);
-  const result = await run(process.execPath, [file]).then(
-    ({ stdout }) => ({ code: 0, signal: null, stdout: stdout.trim() }),
-    (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
-      code: error.code,
-      signal: error.signal,
-      stdout: error.stdout?.trim(),
-      stderr: error.stderr,
-    }),
-  );
-  rmSync(dir, { recursive: true, force: true });
+  const result = await runScript('close', script);
   expect(result).toEqual({ code: 0, signal: null, stdout: 'rejected' });
 });
 
@@ -56,18 +64,6 @@ it('giving a load up at any point leaves the process running, to exit normally',
     }
     console.log([...outcomes].filter((o) => o !== 'loaded').join(','));
   `;
-  const dir = mkdtempSync(join(tmpdir(), 'kl-embed-abort-'));
-  const file = join(dir, 'abort.mjs');
-  writeFileSync(file, script);
-  const result = await run(process.execPath, [file]).then(
-    ({ stdout }) => ({ code: 0, signal: null, stdout: stdout.trim() }),
-    (error: { code?: number; signal?: string; stdout?: string; stderr?: string }) => ({
-      code: error.code,
-      signal: error.signal,
-      stdout: error.stdout?.trim(),
-      stderr: error.stderr,
-    }),
-  );
-  rmSync(dir, { recursive: true, force: true });
+  const result = await runScript('abort', script);
   expect(result).toEqual({ code: 0, signal: null, stdout: 'aborted' });
 });

@@ -3,38 +3,18 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { NS, record } from '../../test/helpers.js';
 import { openPostgresTemp } from '../../test/postgres.js';
+import {
+  OTHER,
+  RETRIEVAL_WEIGHTS,
+  random,
+  randomRecord,
+  VOCABULARY,
+  words,
+} from '../../test/random-records.js';
 import type { SearchHit } from '../stores/search.js';
 import { questionsRank, searchRank, widen } from './impacts.js';
 import type { PostgresStorage } from './open.js';
 import { questionsWeight, rankWeights } from './search.js';
-
-const OTHER = '/actor/alice/project/billing/';
-const RETRIEVAL_WEIGHTS = { title: 8, summary: 3, facts: 3, concepts: 5, files: 5, questions: 2 };
-const VOCABULARY = Array.from(
-  { length: 40 },
-  (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`,
-);
-
-let seed = 11;
-function random(): number {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-}
-/** A Zipf-like pick: low indexes far more often, so some words are in most records. */
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
-const words = (n: number) => Array.from({ length: n }, word).join(' ');
-
-function randomRecord(namespace: string) {
-  return record({
-    namespace,
-    title: words(2 + Math.floor(random() * 5)),
-    summary: words(5 + Math.floor(random() * 30)),
-    facts: [words(1 + Math.floor(random() * 6))],
-    concepts: [word()],
-    files_touched: [`src/${word()}.ts`],
-    questions: random() < 0.3 ? [words(4)] : [],
-  });
-}
 
 /** The impact path and the full ranking, on one schema. */
 async function pair(
