@@ -3,7 +3,9 @@
  * picked Zipf-like, so some words are in most records, in records of every column. Each
  * test file has its own module instance, so each starts from the same seed.
  */
-import { record } from './helpers.js';
+import { expect } from 'vitest';
+import type { SearchHit, SearchOptions } from '../src/stores/search.js';
+import { NS, record } from './helpers.js';
 
 export const OTHER = '/actor/alice/project/billing/';
 export const RETRIEVAL_WEIGHTS = {
@@ -38,4 +40,53 @@ export function randomRecord(namespace: string) {
     files_touched: [`src/${word()}.ts`],
     questions: random() < 0.3 ? [words(4)] : [],
   });
+}
+
+/** A backend's search, as the impact tests compare two ways of answering it. */
+interface Searcher {
+  searchRecords(query: SearchOptions): Promise<SearchHit[]>;
+}
+
+const scores = (hits: readonly SearchHit[]) => hits.map((hit) => hit.score);
+
+/** One search, both ways: the same scores in order, the same records above the last score. */
+export async function expectSameAnswer(
+  fast: Searcher,
+  slow: Searcher,
+  query: string,
+  limit: number,
+  weights?: SearchOptions['weights'],
+): Promise<void> {
+  const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
+  const a = await fast.searchRecords(options);
+  const b = await slow.searchRecords(options);
+  expect(a.length).toBe(b.length);
+  for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
+  // Records of equal score may come in another order (ties), never other records.
+  const bar = Math.min(...scores(b));
+  const above = (hits: readonly SearchHit[]) =>
+    hits
+      .filter((h) => h.score > bar + 1e-9)
+      .map((h) => h.record.record_id)
+      .sort();
+  expect(above(a)).toEqual(above(b));
+}
+
+/** Both ways give the same answers to `queries` random searches, at three weights and limits. */
+export async function expectSameRanking(
+  fast: Searcher,
+  slow: Searcher,
+  queries: number,
+  odd: SearchOptions['weights'],
+): Promise<void> {
+  for (let q = 0; q < queries; q++) {
+    const query = words(1 + Math.floor(random() * 6));
+    for (const [weights, limit] of [
+      [undefined, 10],
+      [RETRIEVAL_WEIGHTS, 40],
+      [odd, 5],
+    ] as const) {
+      await expectSameAnswer(fast, slow, query, limit, weights);
+    }
+  }
 }

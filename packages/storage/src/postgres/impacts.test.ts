@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { NS, record } from '../../test/helpers.js';
 import { openPostgresTemp } from '../../test/postgres.js';
 import {
+  expectSameAnswer,
+  expectSameRanking,
   OTHER,
   RETRIEVAL_WEIGHTS,
-  random,
   randomRecord,
   VOCABULARY,
   words,
 } from '../../test/random-records.js';
-import type { SearchHit } from '../stores/search.js';
 import { questionsRank, searchRank, widen } from './impacts.js';
 import type { PostgresStorage } from './open.js';
 import { questionsWeight, rankWeights } from './search.js';
@@ -26,43 +26,8 @@ async function pair(
   return { fast, full };
 }
 
-const scores = (hits: readonly SearchHit[]) => hits.map((hit) => hit.score);
-
-/** One search, both ways: the same scores in order, the same records above the last score. */
-async function expectSameAnswer(
-  fast: PostgresStorage,
-  full: PostgresStorage,
-  query: string,
-  limit: number,
-  weights?: Parameters<PostgresStorage['searchRecords']>[0]['weights'],
-): Promise<void> {
-  const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
-  const a = await fast.searchRecords(options);
-  const b = await full.searchRecords(options);
-  expect(a.length).toBe(b.length);
-  for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
-  // Records of equal score may come in another order (ties), never other records.
-  const bar = Math.min(...scores(b));
-  const above = (hits: readonly SearchHit[]) =>
-    hits
-      .filter((h) => h.score > bar + 1e-9)
-      .map((h) => h.record.record_id)
-      .sort();
-  expect(above(a)).toEqual(above(b));
-}
-
-async function expectSameRanking(fast: PostgresStorage, full: PostgresStorage, queries: number) {
-  for (let q = 0; q < queries; q++) {
-    const query = words(1 + Math.floor(random() * 6));
-    for (const [weights, limit] of [
-      [undefined, 10],
-      [RETRIEVAL_WEIGHTS, 40],
-      [{ title: 1, summary: 20, questions: 30 }, 5],
-    ] as const) {
-      await expectSameAnswer(fast, full, query, limit, weights);
-    }
-  }
-}
+/** The third weights the same-answer checks use: questions weigh most. */
+const ODD_WEIGHTS = { title: 1, summary: 20, questions: 30 };
 
 /** Postings that differ from what the records' vectors give (both ways): none when kept right. */
 async function drift(storage: PostgresStorage): Promise<number> {
@@ -83,7 +48,7 @@ describe('PostgreSQL impact-ordered search', () => {
   it('ranks as the full ranking does: the same scores, the same records', async () => {
     const { fast, full } = await pair();
     for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(i % 3 === 0 ? OTHER : NS));
-    await expectSameRanking(fast, full, 25);
+    await expectSameRanking(fast, full, 25, ODD_WEIGHTS);
   });
 
   it("computes PostgreSQL's ts_rank of every posting, and bounds it by the row's impact", async () => {
@@ -165,7 +130,7 @@ describe('PostgreSQL impact-ordered search', () => {
       WHERE lexeme LIKE 'zqxsecret%' OR record_id = ${secret.record_id}`.execute(fast.db);
     expect(Number(rows[0]!.n)).toBe(0);
     expect(await drift(fast)).toBe(0);
-    await expectSameRanking(fast, full, 15);
+    await expectSameRanking(fast, full, 15, ODD_WEIGHTS);
     await fast.forget({ namespace: OTHER });
     expect(await drift(fast)).toBe(0);
   });
@@ -209,6 +174,6 @@ describe('PostgreSQL impact-ordered search', () => {
     );
     expect(Number(rows[0]!.n)).toBeGreaterThan(150);
     expect(await drift(fast)).toBe(0);
-    await expectSameRanking(fast, full, 10);
+    await expectSameRanking(fast, full, 10, ODD_WEIGHTS);
   });
 });

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { NS, onCleanup, record, tempDir } from '../../test/helpers.js';
 import {
+  expectSameAnswer,
+  expectSameRanking,
   OTHER,
   RETRIEVAL_WEIGHTS,
   random,
@@ -34,42 +36,8 @@ async function pair(
 
 const scores = (hits: readonly SearchHit[]) => hits.map((hit) => hit.score);
 
-/** Both paths give the same scores in the same order, for several weights and limits. */
-async function expectSameRanking(fast: SqliteStorage, fts: SqliteStorage, queries: number) {
-  for (let q = 0; q < queries; q++) {
-    const query = words(1 + Math.floor(random() * 6));
-    for (const [weights, limit] of [
-      [undefined, 10],
-      [RETRIEVAL_WEIGHTS, 40],
-      [{ title: 1, summary: 20 }, 5],
-    ] as const) {
-      await expectSameAnswer(fast, fts, query, limit, weights);
-    }
-  }
-}
-
-/** One search, both ways: the same scores in order, the same records above the last score. */
-async function expectSameAnswer(
-  fast: SqliteStorage,
-  fts: SqliteStorage,
-  query: string,
-  limit: number,
-  weights: Parameters<SqliteStorage['searchRecords']>[0]['weights'],
-): Promise<void> {
-  const options = { namespace: NS, query, limit, ...(weights ? { weights } : {}) };
-  const a = await fast.searchRecords(options);
-  const b = await fts.searchRecords(options);
-  expect(a.length).toBe(b.length);
-  for (const [i, s] of scores(a).entries()) expect(s).toBeCloseTo(scores(b)[i]!, 9);
-  // Records of equal score may come in another order (ties), never other records.
-  const bar = Math.min(...scores(b));
-  const above = (hits: readonly SearchHit[]) =>
-    hits
-      .filter((h) => h.score > bar + 1e-9)
-      .map((h) => h.record.record_id)
-      .sort();
-  expect(above(a)).toEqual(above(b));
-}
+/** The third weights the same-answer checks use. */
+const ODD_WEIGHTS = { title: 1, summary: 20 };
 
 const pending = async (s: SqliteStorage) =>
   (await sql<{ n: number }>`SELECT count(*) AS n FROM impact_queue`.execute(s.db)).rows[0]!.n;
@@ -85,7 +53,7 @@ describe('impact-ordered search', () => {
     const { fast, fts } = await pair();
     for (let i = 0; i < 300; i++) await fast.putRecord(randomRecord(i % 3 === 0 ? OTHER : NS));
     expect(await pending(fast)).toBe(0);
-    await expectSameRanking(fast, fts, 25);
+    await expectSameRanking(fast, fts, 25, ODD_WEIGHTS);
   });
 
   it('ranks as FTS5 does for one word in hundreds of records (the rest of its list read in one statement)', async () => {
@@ -156,7 +124,7 @@ describe('impact-ordered search', () => {
       n: number;
     }>`SELECT count(*) AS n FROM impact_lengths WHERE term LIKE 'zqxsecret%'`.execute(fast.db);
     expect(lengths[0]!.n).toBe(0);
-    await expectSameRanking(fast, fts, 20);
+    await expectSameRanking(fast, fts, 20, ODD_WEIGHTS);
     // A project forgotten as a whole leaves not even its name here.
     await fast.forget({ namespace: OTHER });
     const { rows: names } = await sql<{
@@ -184,7 +152,7 @@ describe('impact-ordered search', () => {
     expect(scores(await fast.searchRecords(query))).toEqual(scores(await fts.searchRecords(query)));
     await expect.poll(() => pending(fast), { timeout: 10_000 }).toBe(0);
     expect(await postings(fast)).toBeGreaterThan(150);
-    await expectSameRanking(fast, fts, 10);
+    await expectSameRanking(fast, fts, 10, ODD_WEIGHTS);
   });
 
   it('keeps no rows for words past the postings budget, which no search uses', async () => {
@@ -201,7 +169,7 @@ describe('impact-ordered search', () => {
       }>`SELECT count(*) AS n FROM impact_postings WHERE term = ${term}`.execute(fast.db);
       expect(rows[0]!.n).toBe(0);
     }
-    await expectSameRanking(fast, fts, 20);
+    await expectSameRanking(fast, fts, 20, ODD_WEIGHTS);
   });
 
   it('keeps no rows of a deleted record, at once', async () => {
