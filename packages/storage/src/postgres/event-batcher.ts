@@ -13,6 +13,8 @@ interface Item {
   pending: boolean;
   resolve: (result: PutEventResult) => void;
   reject: (error: unknown) => void;
+  /** performance.now() when it was handed in. */
+  queuedAt: number;
 }
 
 export interface EventBatcherOptions {
@@ -25,6 +27,12 @@ export interface EventBatcherOptions {
   maxInFlight?: number;
   /** Most events in one statement (default 256). */
   maxBatch?: number;
+  /**
+   * How long an event waits for the statement in flight before failing `unavailable`, in
+   * ms (the storage's acquireTimeoutMs; default 2000): behind a statement stuck on a lock
+   * the queue is what a pool's wait for a free connection was, and answers 503 as soon.
+   */
+  maxWaitMs?: number;
   /** Told how many events each committed statement stored (the counter compactor). */
   onStored?: (events: number) => void;
   /**
@@ -60,7 +68,10 @@ export class PgEventBatcher {
   readonly #maxBatch: number;
   readonly #onStored: (events: number) => void;
   readonly #announce: EventBatcherOptions['announce'];
+  readonly #maxWaitMs: number;
   #inFlight = 0;
+  /** Fails the events that waited past maxWaitMs (armed while any wait). */
+  #waitTimer: NodeJS.Timeout | undefined;
   #drained: Array<() => void> = [];
   /** Announcements go one after another, in commit order. */
   #announcing: Promise<void> = Promise.resolve();
@@ -75,6 +86,7 @@ export class PgEventBatcher {
     this.#pool = pool;
     this.#maxInFlight = options.maxInFlight ?? 1;
     this.#maxBatch = options.maxBatch ?? 256;
+    this.#maxWaitMs = options.maxWaitMs ?? 2000;
     this.#onStored = options.onStored ?? (() => undefined);
     this.#announce = options.announce;
   }
@@ -91,9 +103,38 @@ export class PgEventBatcher {
         pending: options.pending === true,
         resolve,
         reject,
+        queuedAt: performance.now(),
       });
       this.#next();
     });
+  }
+
+  /**
+   * Arms one timer for the oldest waiting event (the queue is in arrival order); when it
+   * fires, every event waiting past maxWaitMs fails `unavailable`, and it is armed again.
+   */
+  #armWaitTimer(): void {
+    if (this.#waitTimer || this.#queue.length === 0) return;
+    const due = this.#queue[0]!.queuedAt + this.#maxWaitMs - performance.now();
+    this.#waitTimer = setTimeout(
+      () => {
+        this.#waitTimer = undefined;
+        const late = performance.now() - this.#maxWaitMs;
+        let n = 0;
+        while (n < this.#queue.length && this.#queue[n]!.queuedAt <= late) n++;
+        for (const item of this.#queue.splice(0, n)) {
+          item.reject(
+            new StorageError(
+              'unavailable',
+              `the database is unavailable: no statement slot within ${this.#maxWaitMs} ms`,
+            ),
+          );
+        }
+        this.#next();
+      },
+      Math.max(0, due),
+    );
+    this.#waitTimer.unref();
   }
 
   #next(): void {
@@ -105,6 +146,11 @@ export class PgEventBatcher {
         this.#next();
       });
     }
+    if (this.#queue.length === 0 && this.#waitTimer) {
+      clearTimeout(this.#waitTimer);
+      this.#waitTimer = undefined;
+    }
+    this.#armWaitTimer();
     if (this.#inFlight === 0 && this.#queue.length === 0) {
       for (const done of this.#drained.splice(0)) done();
     }

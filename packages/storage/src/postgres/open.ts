@@ -169,6 +169,7 @@ export async function openPostgresStorage(
   const termStats = pgTermStats(ctx, { minRecords: termStatsMinRecords });
   const counters = pgCounterCompactor(ctx);
   const events = new PgEventBatcher(pool, {
+    maxWaitMs: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     onStored: (n) => counters.written(n),
     announce: {
       channel: eventsChannel(schema),
