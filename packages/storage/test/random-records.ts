@@ -3,6 +3,8 @@
  * picked Zipf-like, so some words are in most records, in records of every column. Each
  * test file has its own module instance, so each starts from the same seed.
  */
+
+import type { MemoryRecord } from '@kiro-learn/schema';
 import { expect } from 'vitest';
 import type { SearchHit, SearchOptions } from '../src/stores/search.js';
 import { NS, record } from './helpers.js';
@@ -40,6 +42,19 @@ export function randomRecord(namespace: string) {
     files_touched: [`src/${word()}.ts`],
     questions: random() < 0.3 ? [words(4)] : [],
   });
+}
+
+/**
+ * Writes `records` eight at a time, in order. Hundreds at once wait for one of the pool's
+ * connections, and on a loaded machine past its acquire timeout (`unavailable`).
+ */
+export async function putRecords(
+  storage: { putRecord(record: MemoryRecord): Promise<unknown> },
+  records: readonly MemoryRecord[],
+): Promise<void> {
+  for (let i = 0; i < records.length; i += 8) {
+    await Promise.all(records.slice(i, i + 8).map((r) => storage.putRecord(r)));
+  }
 }
 
 /** A backend's search, as the impact tests compare two ways of answering it. */

@@ -7,6 +7,7 @@ import {
   expectSameAnswer,
   expectSameRanking,
   OTHER,
+  putRecords,
   RETRIEVAL_WEIGHTS,
   randomRecord,
   VOCABULARY,
@@ -89,8 +90,9 @@ describe('PostgreSQL impact-ordered search', () => {
 
   it('ranks the same for common words in hundreds of records (lists read past their first page)', async () => {
     const { fast, full } = await pair({ maxDocShare: 1 });
-    await Promise.all(
-      Array.from({ length: 600 }, (_, i) => fast.putRecord(randomRecord(i % 5 === 0 ? OTHER : NS))),
+    await putRecords(
+      fast,
+      Array.from({ length: 600 }, (_, i) => randomRecord(i % 5 === 0 ? OTHER : NS)),
     );
     const common = VOCABULARY.slice(0, 6);
     expect(await full.searchRecords({ namespace: NS, query: common[0]!, limit: 100 })).toHaveLength(
@@ -111,7 +113,7 @@ describe('PostgreSQL impact-ordered search', () => {
   it('stays true through edits, deletes and a forget, leaving nothing of a forgotten record', async () => {
     const { fast, full } = await pair();
     const records = Array.from({ length: 200 }, () => randomRecord(NS));
-    await Promise.all(records.map((r) => fast.putRecord(r)));
+    await putRecords(fast, records);
     for (const r of records.slice(0, 40)) {
       await fast.putRecord({ ...r, title: words(3), summary: words(12) });
     }
@@ -156,7 +158,10 @@ describe('PostgreSQL impact-ordered search', () => {
   it('is built in the migration for records stored before it', async () => {
     const schema = freshSchema();
     const first = await openPostgresTemp({ schema });
-    await Promise.all(Array.from({ length: 150 }, () => first.putRecord(randomRecord(NS))));
+    await putRecords(
+      first,
+      Array.from({ length: 150 }, () => randomRecord(NS)),
+    );
     // Back to a database before migration 0014, records and all.
     for (const statement of [
       'DROP TRIGGER memory_records_impacts_aiud ON memory_records',
