@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { newEventId } from '@kiro-learn/schema';
 
 /** A server process a benchmark started; it prints its port (or a JSON line) first. */
 export interface BenchProcess {
@@ -265,4 +266,29 @@ export async function ingestLoad(
   let cpuMicros = 0;
   for (const s of servers) cpuMicros += await s.stop();
   return { ...result, cpu: cpuMicros / Math.max(1, result.count) };
+}
+
+/**
+ * A hook's tool event (an edit) in one of eight projects, as a POST /v1/events body: the
+ * PostgreSQL ingest benches' payload.
+ */
+export function toolEventPayload(): string {
+  return JSON.stringify({
+    event_id: newEventId(),
+    session_id: 'bench-session',
+    actor_id: 'dev',
+    namespace: `/actor/dev/project/repo${Math.floor(Math.random() * 8)}/`,
+    schema_version: 1,
+    kind: 'tool_use',
+    body: {
+      type: 'json',
+      data: {
+        tool_name: 'fs_write',
+        tool_input: { path: 'src/webhooks/stripe.ts', summary: 'Keep the raw body' },
+        tool_response: { success: true },
+      },
+    },
+    valid_time: new Date().toISOString(),
+    source: { surface: 'kiro-cli', version: '1.2.0', client_id: 'bench' },
+  });
 }

@@ -14,7 +14,7 @@ import { openPostgresStorage } from '@kiro-learn/storage/postgres';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
 import { createCollector, normalizeSettings } from 'kiro-learn';
 import pg from 'pg';
-import { httpRequest, quantile, timedLoad } from './harness.ts';
+import { httpRequest, quantile, timedLoad, toolEventPayload } from './harness.ts';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const CLIENTS = Number(process.env['BENCH_CLIENTS'] ?? 1);
@@ -50,27 +50,6 @@ const orig = pg.Client.prototype.query as (...a: unknown[]) => unknown;
   return result;
 };
 
-function payload(): string {
-  return JSON.stringify({
-    event_id: newEventId(),
-    session_id: 'bench-session',
-    actor_id: 'dev',
-    namespace: `/actor/dev/project/repo${Math.floor(Math.random() * 8)}/`,
-    schema_version: 1,
-    kind: 'tool_use',
-    body: {
-      type: 'json',
-      data: {
-        tool_name: 'fs_write',
-        tool_input: { path: 'src/webhooks/stripe.ts', summary: 'Keep the raw body' },
-        tool_response: { success: true },
-      },
-    },
-    valid_time: new Date().toISOString(),
-    source: { surface: 'kiro-cli', version: '1.2.0', client_id: 'bench' },
-  });
-}
-
 const server = await startTestPostgres();
 const schema = freshSchema('stmts');
 const storage = await openPostgresStorage({ url: server.url, schema });
@@ -86,7 +65,7 @@ const load = await timedLoad({
     on = true;
   },
   prepare: () => {
-    const body = payload();
+    const body = toolEventPayload();
     return async () => (await httpRequest(port, 'POST', '/v1/events', { agent, body })).status;
   },
 });
@@ -111,7 +90,7 @@ await client.query(`SET search_path = ${schema}`);
 const times: number[] = [];
 const end = performance.now() + DURATION_MS;
 while (performance.now() < end) {
-  const json = payload();
+  const json = toolEventPayload();
   const t = performance.now();
   await client.query(
     `INSERT INTO events (event_id, namespace, session_id, kind, valid_time, received_at, bytes, json) VALUES ($1, $2, 's', 'tool_use', now()::text, now()::text, $3, $4)`,

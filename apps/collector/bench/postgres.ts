@@ -16,9 +16,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newEventId } from '@kiro-learn/schema';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
-import { type IngestServer, ingestLoad, startIngestServer } from './harness.ts';
+import { type IngestServer, ingestLoad, startIngestServer, toolEventPayload } from './harness.ts';
 
 const DURATION_MS = Number(process.env['BENCH_MS'] ?? 3000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
@@ -26,27 +25,6 @@ const COLLECTOR_CPU = Number(process.env['BENCH_COLLECTOR_CPU'] ?? 0.3);
 const CGROUP_CPU = '/sys/fs/cgroup/cpu';
 /** BENCH_ONLY: a regular expression; only targets whose `clients|name` matches run. */
 const ONLY = new RegExp(process.env['BENCH_ONLY'] ?? '');
-
-function payload(): string {
-  return JSON.stringify({
-    event_id: newEventId(),
-    session_id: 'bench-session',
-    actor_id: 'dev',
-    namespace: `/actor/dev/project/repo${Math.floor(Math.random() * 8)}/`,
-    schema_version: 1,
-    kind: 'tool_use',
-    body: {
-      type: 'json',
-      data: {
-        tool_name: 'fs_write',
-        tool_input: { path: 'src/webhooks/stripe.ts', summary: 'Keep the raw body' },
-        tool_response: { success: true },
-      },
-    },
-    valid_time: new Date().toISOString(),
-    source: { surface: 'kiro-cli', version: '1.2.0', client_id: 'bench' },
-  });
-}
 
 /** A cgroup (v1 cpu) capped at `cores` of a core, or undefined where none can be made. */
 function cpuCap(cores: number): { add(pid: number): void; remove(): void } | undefined {
@@ -126,7 +104,7 @@ function commitStats(url: string): { commits: number; events: number } {
 function pgbench(url: string, clients: number, notify: boolean): Row | { error: string } {
   const dir = mkdtempSync(join(tmpdir(), 'kl-pgbench-'));
   try {
-    const json = payload().replaceAll("'", "''");
+    const json = toolEventPayload().replaceAll("'", "''");
     const script = join(dir, 'insert.sql');
     writeFileSync(
       script,
@@ -240,7 +218,7 @@ try {
         const before = commitStats(pg.url);
         let row: Row | { error: string };
         if (Array.isArray(started)) {
-          const load = await ingestLoad(started, clients, DURATION_MS, payload);
+          const load = await ingestLoad(started, clients, DURATION_MS, toolEventPayload);
           // The servers' backends report their counts as they exit (stopped by ingestLoad).
           await new Promise((resolve) => setTimeout(resolve, 200));
           const after = commitStats(pg.url);
