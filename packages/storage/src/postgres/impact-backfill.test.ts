@@ -73,8 +73,8 @@ describe('PostgreSQL impact postings of records stored before the upgrade', () =
     const full = await openPostgresTemp({ schema, impactSearch: false, impactBackfill: false });
     expect(await first.impactBacklog()).toBe(300);
     expect(await count(first, 'impact_postings')).toBe(0);
-    expect(await backfillImpacts(first.db, 40)).toBe(40);
-    expect(await backfillImpacts(first.db, 40)).toBe(40);
+    expect((await backfillImpacts(first.db, 40)).indexed).toBe(40);
+    expect((await backfillImpacts(first.db, 40)).indexed).toBe(40);
     expect(await first.impactBacklog()).toBe(220);
     // A queued record that goes takes its place in the queue with it.
     const { rows } = await sql<{ record_id: string }>`
@@ -104,7 +104,7 @@ describe('PostgreSQL impact postings of records stored before the upgrade', () =
     const taken: number[] = [];
     const backfilling = (async () => {
       for (let round = 0; round < 4; round++) {
-        const batches = [a, b, a, b].map((s) => backfillImpacts(s.db, 20));
+        const batches = [a, b, a, b].map(async (s) => (await backfillImpacts(s.db, 20)).indexed);
         taken.push(...(await Promise.all(batches)));
       }
     })();
@@ -120,13 +120,41 @@ describe('PostgreSQL impact postings of records stored before the upgrade', () =
     const left = await a.impactBacklog();
     expect(left).toBeGreaterThan(0);
     expect(taken.reduce((sum, n) => sum + n, 0)).toBe(400 - left);
-    for (let n = await backfillImpacts(b.db, 100); n > 0; n = await backfillImpacts(b.db, 100)) {
+    for (let n = 1; n > 0; ) {
+      n = (await backfillImpacts(b.db, 100)).indexed;
       taken.push(n);
     }
     expect(taken.reduce((sum, n) => sum + n, 0)).toBe(400);
     expect(await a.impactBacklog()).toBe(0);
     expect(await impactDrift(a)).toBe(0);
     await expectSameRanking(a, full, 10, ODD_WEIGHTS);
+  });
+
+  it('a record being written when its batch comes stays queued, and a later pass indexes it', async () => {
+    const schema = await storedBeforeUpgrade(120);
+    // Migrated first: the migration's queue waits for a record being written.
+    await openPostgresTemp({ schema, impactBackfill: false });
+    const writer = new pg.Client({ connectionString: inject('postgresUrl') });
+    await writer.connect();
+    await writer.query(`SET search_path TO ${schema}`);
+    await writer.query('BEGIN');
+    // (FOR UPDATE beside OFFSET would lock the rows skipped too.)
+    const { rows } = await writer.query<{ record_id: string }>(
+      `SELECT record_id FROM memory_records WHERE record_id = (
+        SELECT record_id FROM memory_records ORDER BY record_id LIMIT 1 OFFSET 50) FOR UPDATE`,
+    );
+    const storage = await openPostgresTemp({
+      schema,
+      impactBackfill: { batch: 10, pauseRatio: 0 },
+    });
+    while ((await storage.impactBacklog()) > 1) await new Promise((r) => setTimeout(r, 20));
+    const { rows: queued } = await sql<{ record_id: string }>`
+      SELECT record_id FROM impact_queue`.execute(storage.db);
+    expect(queued).toEqual(rows);
+    await writer.query('ROLLBACK');
+    await writer.end();
+    await drained(storage);
+    expect(await impactDrift(storage)).toBe(0);
   });
 
   it('a database that applied the first 0014 (every record indexed in the migration) opens with nothing to do', async () => {

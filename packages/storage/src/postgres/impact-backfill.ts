@@ -7,14 +7,16 @@ import type { PgTables } from './tables.js';
  * trigger new writes need: building every record's postings in the migration took 165 s
  * at 100,000 records, with every collector opening the database waiting.
  *
- * A batch is one short transaction: it takes the first queued records whose queue row and
- * record row nobody else holds (SKIP LOCKED: a second collector takes the next batch, a
- * record being written right now waits for a later one), holds those records FOR SHARE
- * (a write of one of them waits for the batch's commit, then its trigger replaces the
- * postings the batch wrote), writes the postings of every one that has none yet (a write
- * since 0014 gave it its postings through the trigger), and deletes their queue rows.
- * Nothing is redone after a restart: a record leaves the queue in the transaction that
- * indexed it. The backfill never waits for a row lock, so it cannot deadlock with writers.
+ * A batch is one short transaction: it takes the next queued records (in record_id order,
+ * after the last batch's: the queue's head is deleted rows until vacuum) whose queue row
+ * nobody else holds (SKIP LOCKED: a second collector takes the next batch), holds those
+ * records FOR SHARE, skipping one being written right now (it stays queued for the next
+ * pass), so that a write of one waits for the batch's commit and its trigger then
+ * replaces the postings the batch wrote; writes the postings of every one that has none
+ * yet (a write since 0014 gave it its postings through the trigger), and deletes their
+ * queue rows. Nothing is redone after a restart: a record leaves the queue in the
+ * transaction that indexed it. The backfill never waits for a row lock, so it cannot
+ * deadlock with writers.
  *
  * Search answers through the impact lists only once the queue is empty (`ready`); until
  * then it ranks every matching record (the same answers, slower). The queue only shrinks
@@ -40,18 +42,35 @@ const READY_CHECK_MS = 1000;
 /** A longer pause while requests wait for a connection of the pool. */
 const BUSY_PAUSE_MS = 200;
 
+/** What one batch did. */
+export interface BackfillBatch {
+  /** Records indexed (or found indexed) and taken off the queue. */
+  indexed: number;
+  /** The last queued record_id the batch looked at (the next batch's `after`); none: nothing past `after` was free. */
+  last: string | undefined;
+}
+
 /**
- * Indexes up to `max` queued records in one transaction. Returns how many left the queue
- * (0: none could be taken, because the queue is empty or others hold its records).
+ * Indexes up to `max` queued records whose record_id sorts after `after`, in one
+ * transaction.
  */
-export async function backfillImpacts(db: Kysely<PgTables>, max: number): Promise<number> {
+export async function backfillImpacts(
+  db: Kysely<PgTables>,
+  max: number,
+  after = '',
+): Promise<BackfillBatch> {
   return db.transaction().execute(async (trx) => {
-    const { rows: taken } = await sql<{ record_id: string }>`
-      SELECT q.record_id FROM impact_queue q JOIN memory_records m ON m.record_id = q.record_id
-      ORDER BY q.record_id LIMIT ${max}
-      FOR UPDATE OF q SKIP LOCKED FOR SHARE OF m SKIP LOCKED`.execute(trx);
-    if (taken.length === 0) return 0;
-    const ids = taken.map((row) => row.record_id);
+    // Two statements, not a join: a merge join read every record before the queue's head.
+    const { rows: queued } = await sql<{ record_id: string }>`
+      SELECT record_id FROM impact_queue WHERE record_id > ${after}
+      ORDER BY record_id LIMIT ${max} FOR UPDATE SKIP LOCKED`.execute(trx);
+    const last = queued.at(-1)?.record_id;
+    if (last === undefined) return { indexed: 0, last };
+    const { rows: held } = await sql<{ record_id: string }>`
+      SELECT record_id FROM memory_records WHERE record_id = ANY(${queued.map((r) => r.record_id)}::text[])
+      FOR SHARE SKIP LOCKED`.execute(trx);
+    if (held.length === 0) return { indexed: 0, last };
+    const ids = held.map((row) => row.record_id);
     // A new statement, so a new snapshot: it sees the postings of every write of these
     // records that committed before the rows were locked. One posting per record tells
     // whether the record has them all (the trigger writes them in one statement).
@@ -77,7 +96,7 @@ export async function backfillImpacts(db: Kysely<PgTables>, max: number): Promis
       FROM r JOIN ns ON ns.namespace = r.namespace
       WHERE r.record_id NOT IN (SELECT record_id FROM indexed)`.execute(trx);
     await sql`DELETE FROM impact_queue WHERE record_id = ANY(${ids}::text[])`.execute(trx);
-    return ids.length;
+    return { indexed: ids.length, last };
   });
 }
 
@@ -125,22 +144,35 @@ export function startImpactBackfill(
   async function loop(settings: ImpactBackfillOptions): Promise<void> {
     const batch = Math.max(1, Math.trunc(settings.batch ?? DEFAULT_BATCH));
     const pauseRatio = Math.max(0, settings.pauseRatio ?? 1);
+    let after = '';
+    // Records indexed since the pass began at the start of the queue.
+    let pass = 0;
     while (!stopped && !complete) {
       const started = performance.now();
-      let taken: number;
+      let done: BackfillBatch;
       try {
-        taken = await backfillImpacts(db, batch);
+        done = await backfillImpacts(db, batch, after);
       } catch {
         // The server restarting, a deadlock victim, the pool busy: the queue keeps them.
         await sleep(RETRY_MS);
         continue;
       }
       if (stopped) return;
-      if (taken === 0) {
+      if (done.last === undefined) {
+        // Past the end: from the start again for what was skipped (held by a writer or
+        // another collector), unless nothing is left.
+        const wrapped = after !== '';
+        const idle = pass === 0;
+        after = '';
+        pass = 0;
+        if (wrapped && !idle) continue;
         if (await queueEmpty(db).catch(() => false)) return;
+        // Every record left is held by a writer or another collector for now.
         await sleep(RETRY_MS);
         continue;
       }
+      after = done.last;
+      pass += done.indexed;
       const pause = (performance.now() - started) * pauseRatio;
       await sleep(busy() ? Math.max(pause, BUSY_PAUSE_MS) : pause);
     }
