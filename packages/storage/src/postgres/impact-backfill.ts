@@ -20,7 +20,10 @@ import type { PgTables } from './tables.js';
  *
  * Search answers through the impact lists only once the queue is empty (`ready`); until
  * then it ranks every matching record (the same answers, slower). The queue only shrinks
- * after 0017, so once seen empty it stays empty.
+ * after 0017, so once seen empty it stays empty. The backend that saw it empty after its
+ * own batches then vacuums the table: rows written one batch at a time are not yet in the
+ * visibility map, so the lists' index-only reads would visit the heap until autovacuum
+ * came (at 100,000 records: 1.9 s, searches' p50 22 → 11 ms).
  */
 
 /** Options of the background backfill (openPostgresStorage's `impactBackfill`). */
@@ -145,8 +148,9 @@ export function startImpactBackfill(
     const batch = Math.max(1, Math.trunc(settings.batch ?? DEFAULT_BATCH));
     const pauseRatio = Math.max(0, settings.pauseRatio ?? 1);
     let after = '';
-    // Records indexed since the pass began at the start of the queue.
+    // Records indexed since the pass began at the start of the queue, and in all.
     let pass = 0;
+    let indexed = 0;
     while (!stopped && !complete) {
       const started = performance.now();
       let done: BackfillBatch;
@@ -166,17 +170,44 @@ export function startImpactBackfill(
         after = '';
         pass = 0;
         if (wrapped && !idle) continue;
-        if (await queueEmpty(db).catch(() => false)) return;
+        if (await queueEmpty(db).catch(() => false)) {
+          if (indexed > 0) await vacuumPostings();
+          return;
+        }
         // Every record left is held by a writer or another collector for now.
         await sleep(RETRY_MS);
         continue;
       }
       after = done.last;
       pass += done.indexed;
+      indexed += done.indexed;
       const pause = (performance.now() - started) * pauseRatio;
       await sleep(busy() ? Math.max(pause, BUSY_PAUSE_MS) : pause);
     }
   }
+
+  /** VACUUM ANALYZE of the postings, cancelled by stop() (a table of millions of rows). */
+  async function vacuumPostings(): Promise<void> {
+    await db
+      .connection()
+      .execute(async (connection) => {
+        const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(
+          connection,
+        );
+        vacuuming = rows[0]?.pid;
+        await sql`SET statement_timeout = 0`.execute(connection);
+        try {
+          if (!stopped)
+            await sql`VACUUM (ANALYZE, SKIP_LOCKED) impact_postings`.execute(connection);
+        } finally {
+          vacuuming = undefined;
+          await sql`RESET statement_timeout`.execute(connection);
+        }
+      })
+      // Cancelled, or the server went: autovacuum will do it.
+      .catch(() => undefined);
+  }
+  let vacuuming: number | undefined;
 
   const running = options === false ? undefined : loop(options);
 
@@ -204,6 +235,9 @@ export function startImpactBackfill(
       stopped = true;
       clearTimeout(timer);
       wake?.();
+      if (vacuuming !== undefined) {
+        await sql`SELECT pg_cancel_backend(${vacuuming})`.execute(db).catch(() => undefined);
+      }
       await running;
     },
   };
