@@ -22,7 +22,9 @@ const ODD_WEIGHTS = { title: 1, summary: 20, questions: 30 };
 /** Back to a database before migration 0014 (its records stay). */
 const BEFORE_IMPACTS = [
   'DROP TRIGGER memory_records_impacts_aiud ON memory_records',
+  'DROP TRIGGER memory_records_impact_queue_ad ON memory_records',
   'DROP TABLE impact_queue',
+  'DROP FUNCTION impact_queue_deleted()',
   'DROP FUNCTION memory_records_impacts(), impact_namespace(text), impact_rows(tsvector, tsvector)',
   'DROP FUNCTION impact_of(integer, integer, integer, integer, integer, integer, integer), impact_h2(integer)',
   'DROP TABLE impact_postings, impact_namespaces',

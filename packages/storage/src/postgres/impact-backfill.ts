@@ -47,7 +47,7 @@ const BUSY_PAUSE_MS = 200;
 
 /** What one batch did. */
 export interface BackfillBatch {
-  /** Records indexed (or found indexed) and taken off the queue. */
+  /** Records taken off the queue: indexed, found indexed, or gone. */
   indexed: number;
   /** The last queued record_id the batch looked at (the next batch's `after`); none: nothing past `after` was free. */
   last: string | undefined;
@@ -69,10 +69,22 @@ export async function backfillImpacts(
       ORDER BY record_id LIMIT ${max} FOR UPDATE SKIP LOCKED`.execute(trx);
     const last = queued.at(-1)?.record_id;
     if (last === undefined) return { indexed: 0, last };
+    const queuedIds = queued.map((r) => r.record_id);
     const { rows: held } = await sql<{ record_id: string }>`
-      SELECT record_id FROM memory_records WHERE record_id = ANY(${queued.map((r) => r.record_id)}::text[])
+      SELECT record_id FROM memory_records WHERE record_id = ANY(${queuedIds}::text[])
       FOR SHARE SKIP LOCKED`.execute(trx);
-    if (held.length === 0) return { indexed: 0, last };
+    let gone = 0;
+    if (held.length < queued.length) {
+      // Held by a writer, or no longer there (a delete takes its queue row by trigger, so
+      // only a record whose id changed): those leave the queue here.
+      const result = await sql`
+        DELETE FROM impact_queue q WHERE q.record_id = ANY(${queuedIds}::text[])
+          AND NOT EXISTS (SELECT 1 FROM memory_records m WHERE m.record_id = q.record_id)`.execute(
+        trx,
+      );
+      gone = Number(result.numAffectedRows ?? 0);
+    }
+    if (held.length === 0) return { indexed: gone, last };
     const ids = held.map((row) => row.record_id);
     // A new statement, so a new snapshot: it sees the postings of every write of these
     // records that committed before the rows were locked. One posting per record tells
@@ -99,7 +111,7 @@ export async function backfillImpacts(
       FROM r JOIN ns ON ns.namespace = r.namespace
       WHERE r.record_id NOT IN (SELECT record_id FROM indexed)`.execute(trx);
     await sql`DELETE FROM impact_queue WHERE record_id = ANY(${ids}::text[])`.execute(trx);
-    return { indexed: ids.length, last };
+    return { indexed: ids.length + gone, last };
   });
 }
 
