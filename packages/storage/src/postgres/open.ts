@@ -15,6 +15,7 @@ import { pgEvents } from './events.js';
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
+import { OwnConnection } from './own-connection.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgSessionReads } from './session-reads.js';
@@ -168,7 +169,15 @@ export async function openPostgresStorage(
   const termStatsMinRecords = options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS;
   const termStats = pgTermStats(ctx, { minRecords: termStatsMinRecords });
   const counters = pgCounterCompactor(ctx);
-  const events = new PgEventBatcher(pool, {
+  // The event batcher sends one statement at a time, on a connection of its own: through
+  // the pool each paid an acquire and a release (listeners, an idle timer).
+  const insertConnection = new OwnConnection({
+    connectionString: options.url,
+    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    application_name: instance,
+    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
+  });
+  const events = new PgEventBatcher(insertConnection, pool, {
     maxWaitMs: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     onStored: (n) => counters.written(n),
     announce: {
@@ -259,6 +268,7 @@ export async function openPostgresStorage(
       await Promise.all([...watchers].map((unwatch) => unwatch()));
       // Events handed in before close are stored (or fail) before the pool goes.
       await events.idle();
+      await insertConnection.close();
       await counters.stop();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();
