@@ -16,6 +16,7 @@ import { type ImpactBackfillOptions, startImpactBackfill } from './impact-backfi
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
+import { OwnConnection } from './own-connection.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgSessionReads } from './session-reads.js';
@@ -187,7 +188,15 @@ export async function openPostgresStorage(
     options.impactBackfill ?? {},
     () => pool.waitingCount > 0,
   );
-  const events = new PgEventBatcher(pool, {
+  // The event batcher sends one statement at a time, on a connection of its own: through
+  // the pool each paid an acquire and a release (listeners, an idle timer).
+  const insertConnection = new OwnConnection({
+    connectionString: options.url,
+    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    application_name: instance,
+    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
+  });
+  const events = new PgEventBatcher(insertConnection, pool, {
     maxWaitMs: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     onStored: (n) => counters.written(n),
     announce: {
@@ -289,6 +298,7 @@ export async function openPostgresStorage(
       await backfill.stop();
       // Events handed in before close are stored (or fail) before the pool goes.
       await events.idle();
+      await insertConnection.close();
       await counters.stop();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();
