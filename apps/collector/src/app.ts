@@ -36,6 +36,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { metaRoutes } from './routes/meta.js';
 import { streamRoutes } from './routes/stream.js';
 import type { Semantic } from './semantic.js';
+import { searchBacklog } from './search-backlog.js';
 import { FANOUT_DEFAULTS, type FanoutOptions, SseFanout } from './sse.js';
 import type { StorageHealth } from './storage.js';
 import { warmUp } from './warm.js';
@@ -72,6 +73,8 @@ export interface CollectorOptions {
   drain?: () => Promise<void>;
   /** The storage's backend and health, for /v1/status; SQLite at no location when omitted. */
   storageHealth?: () => Promise<StorageHealth>;
+  /** The search index's backlog, for /v1/status and /metrics; searchBacklog(storage) when omitted. */
+  searchBacklog?: () => Promise<number>;
   /** Version reported by /healthz. */
   version?: string;
   /**
@@ -256,6 +259,9 @@ export function createCollector(options: CollectorOptions): Collector {
     status: options.status ?? (() => ({ projects: [] })),
     storageHealth:
       options.storageHealth ?? (async () => ({ backend: 'sqlite', location: '', ok: true })),
+    searchBacklog:
+      options.searchBacklog ??
+      searchBacklog(storage.impactBacklog && (() => storage.impactBacklog!())),
     onClose(fn) {
       closers.add(fn);
       return () => closers.delete(fn);

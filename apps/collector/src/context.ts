@@ -86,6 +86,8 @@ export interface AppContext {
   status: () => PipelineStatus;
   /** Which storage backend serves, and its health (version, latency, pool). */
   storageHealth: () => Promise<StorageHealth>;
+  /** Records the search index has yet to take in the background (search-backlog.ts); 0 when none. */
+  searchBacklog: () => Promise<number>;
   /** Registers a function run when the collector shuts down (closes SSE streams). */
   onClose(fn: () => void): () => void;
 }

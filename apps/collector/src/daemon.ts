@@ -14,6 +14,7 @@ import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecyc
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
 import { createSemantic } from './semantic.js';
+import { searchBacklog } from './search-backlog.js';
 import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';
@@ -127,10 +128,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const semantic = createSemantic(storage, settings, logger);
   // Lists, totals and the viewer read from a thread of their own (SQLite): never the loop's.
   const reads = opened.reads ?? storage;
+  // One count kept for status, /metrics and the viewer alike.
+  const backlog = searchBacklog(storage.impactBacklog && (() => storage.impactBacklog!()));
   const collector = createCollector({
     storage,
     reads,
     storageHealth: () => opened.health(),
+    searchBacklog: backlog,
     settings,
     logger,
     semantic,
@@ -153,6 +157,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       startedAt,
       extractor: () => extractor.name,
       semantic: () => semantic.status(),
+      searchBacklog: backlog,
       breakerState: (namespace) => buffer.breakerState(namespace),
       compaction: (namespace) => buffer.compactionStatus(namespace),
       paused: (namespace) => {

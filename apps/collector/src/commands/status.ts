@@ -52,8 +52,16 @@ export function semanticLine(s: SemanticView): string {
   return text;
 }
 
+/** The search index's backlog line, or nothing when the index is complete. */
+export function searchBacklogLine(backlog: number | undefined): string | undefined {
+  if (!backlog) return undefined;
+  return `search index: ${backlog.toLocaleString('en-US')} records still being indexed (searches are slower until it finishes)`;
+}
+
 interface PipelineView {
   semantic?: SemanticView;
+  /** Records the search index has yet to take in (absent from an older collector). */
+  search_backlog?: number;
   extractor?: string;
   storage?: StorageHealth;
   projects: Array<{
@@ -78,7 +86,8 @@ export const status: Command = {
   usage: `kiro-learn status [--json]
 
 Exit code 0 when the collector answers on its port, 1 when it does not.
-  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused
+  --json   one JSON object: running, pid, version, url, home, log, events, memories, storage, paused,
+           search_backlog (records the search index has yet to take in; absent when none)
            (port_held_by: {home, pid} when another data dir's collector holds the port)`,
   async run(args, io) {
     const { values } = parseCommandArgs('status', args, { json: { type: 'boolean' } });
@@ -123,6 +132,7 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
             ...(pipeline.storage ? { storage: pipeline.storage } : {}),
             extractor: pipeline.extractor,
             ...(pipeline.semantic ? { semantic: pipeline.semantic } : {}),
+            ...(pipeline.search_backlog ? { search_backlog: pipeline.search_backlog } : {}),
             projects: pipeline.projects.map((p) => ({
               namespace: p.namespace,
               pending_events: p.pendingEvents,
@@ -158,6 +168,8 @@ Exit code 0 when the collector answers on its port, 1 when it does not.
       if (pipeline?.semantic) line(io.stdout, `  ${semanticLine(pipeline.semantic)}`);
       const slow = pipeline?.semantic?.slow;
       if (slow) line(io.stdout, `  ! ${slow.what}; fix: ${slow.fix}`);
+      const backlog = searchBacklogLine(pipeline?.search_backlog);
+      if (backlog) line(io.stdout, `  ${backlog}`);
       for (const p of pipeline?.projects ?? []) {
         const breaker =
           p.breaker.state === 'closed'

@@ -37,6 +37,7 @@ export function metaRoutes(ctx: AppContext): Hono {
       uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
       paused: pauses(ctx.settings.home, ctx.now()),
       storage: await ctx.storageHealth(),
+      search_backlog: await ctx.searchBacklog(),
       ...ctx.status(),
       semantic: await ctx.semanticStatus(),
     }),
@@ -136,6 +137,11 @@ export function metaRoutes(ctx: AppContext): Hono {
         'kiro_learn_compaction_exhausted',
         'The last over-budget batch had nothing to reclaim (1), per project.',
         projects.map((p) => [{ namespace: p.namespace }, p.compaction?.exhausted ? 1 : 0]),
+      ),
+      renderGauge(
+        'kiro_learn_search_index_backlog_records',
+        'Records the search index has yet to take in (after an upgrade or a bulk import); searches are slower until 0. Counted at most every 5 s.',
+        [[{}, await ctx.searchBacklog()]],
       ),
       renderGauge('kiro_learn_database_bytes', 'Database size on disk.', [
         [{}, await ctx.reads.sizeBytes()],

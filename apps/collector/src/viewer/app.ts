@@ -240,6 +240,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
     const at = now();
     const { db_bytes, events, memories, projects, latency } = await models.health(at);
     const semantic = await deps.semantic?.();
+    const backlog = (await deps.searchBacklog?.()) ?? 0;
     return c.json({
       version: deps.version,
       uptime_s: Math.max(0, Math.round((at - deps.startedAt) / 1000)),
@@ -250,6 +251,7 @@ export function viewerApp(deps: ViewerDeps): Hono {
       memories,
       projects,
       latency,
+      ...(backlog > 0 ? { search_backlog: backlog } : {}),
       ...(semantic
         ? {
             semantic: {

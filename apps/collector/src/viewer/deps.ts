@@ -35,6 +35,11 @@ export interface ViewerDeps {
    * prompts answered lexical only since start); the health screen shows it.
    */
   semantic?: () => Promise<SemanticView>;
+  /**
+   * Records the search index has yet to take in (the collector's searchBacklog, as in
+   * `GET /v1/status`); the health screen shows it while it is above 0.
+   */
+  searchBacklog?: () => Promise<number>;
   /** A project's circuit-breaker state (`closed`, `open`, `half-open`; PendingBuffer.breakerState). */
   breakerState?: (namespace: string) => string | undefined;
   /** A project's compaction state: summary chain head, exhaustion, last error (PendingBuffer.compactionStatus). */

@@ -99,6 +99,13 @@ export function renderHealth(view: HTMLElement): void {
           card('Events', count(health.events)),
           card('Memories', count(health.memories), `${count(health.projects)} projects`),
           health.semantic ? semanticCard(health.semantic) : null,
+          health.search_backlog
+            ? card(
+                'Search index',
+                `${count(health.search_backlog)} to index`,
+                'records still being indexed in the background; searches are slower until done',
+              )
+            : null,
         ),
         h(
           'section',

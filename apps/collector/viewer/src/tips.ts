@@ -57,6 +57,8 @@ export const CARD_TIPS: Record<string, string> = {
   Memories: 'Memory records in every project',
   'Semantic search':
     'Finding memories by meaning, not only by shared words; needs the embedding model loaded',
+  'Search index':
+    'Records stored before an upgrade, or by a bulk import, enter the fast search index in the background; until then searches rank every match',
 };
 
 /** The live stream badge. */

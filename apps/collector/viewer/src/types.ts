@@ -42,6 +42,8 @@ export interface Health {
   memories: number;
   projects: number;
   latency: LatencyBucket[];
+  /** Records the search index has yet to take in; absent when none. */
+  search_backlog?: number;
   /** Semantic search; absent when the collector has no embedding model at all. */
   semantic?: {
     state: string;

@@ -7,6 +7,12 @@ import type { MemoryRecord, ObservationType } from '@kiro-learn/schema';
 export interface SearchStore {
   /** Full-text search, best first. Never throws on any query text. */
   searchRecords(query: SearchOptions): Promise<SearchHit[]>;
+  /**
+   * Records waiting to enter the impact-ordered postings (indexed in the background after
+   * an upgrade or a bulk write): until 0, searches rank every matching record, slower.
+   * A count over the queue: callers that poll it (status, /metrics) keep it a few seconds.
+   */
+  impactBacklog?(): Promise<number>;
 }
 
 /** BM25 weights per indexed column; larger counts more. */
