@@ -13,8 +13,8 @@ import { cliAddress, otherDataDir, otherDataDirHelp, probe } from './lifecycle/c
 import { daemonFiles, readPidFile, removePidFile, writePidFile } from './lifecycle/files.js';
 import { createLogger } from './log/logger.js';
 import { createPipeline } from './pipeline.js';
-import { createSemantic } from './semantic.js';
 import { searchBacklog } from './search-backlog.js';
+import { createSemantic } from './semantic.js';
 import { replaySpool } from './spool.js';
 import { openCollectorStorage } from './storage.js';
 import { VERSION } from './version.js';

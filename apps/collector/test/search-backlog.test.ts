@@ -83,9 +83,9 @@ describe('the search index backlog', () => {
     expect((await health()).search_backlog).toBe(3);
 
     // A write indexes queued records after its batch.
-    expect((await send(port, 'POST', '/v1/memories', { body: record('Cache for 60 s') })).status).toBe(
-      200,
-    );
+    expect(
+      (await send(port, 'POST', '/v1/memories', { body: record('Cache for 60 s') })).status,
+    ).toBe(200);
     await expect
       .poll(async () => (await status()).search_backlog, { timeout: 20_000, interval: 250 })
       .toBe(0);
@@ -141,7 +141,9 @@ describe('the search index backlog', () => {
     expect(printed.stdout).toContain(
       '  search index: 3 records still being indexed (searches are slower until it finishes)\n',
     );
-    expect(JSON.parse((await cliAsync(['status', '--json'], cliEnv)).stdout).search_backlog).toBe(3);
+    expect(JSON.parse((await cliAsync(['status', '--json'], cliEnv)).stdout).search_backlog).toBe(
+      3,
+    );
     expect(await metrics()).toMatch(/^kiro_learn_search_index_backlog_records 3$/m);
     expect((await send(port, 'GET', '/ui/api/health')).json.search_backlog).toBe(3);
 
