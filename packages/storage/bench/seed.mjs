@@ -1,11 +1,11 @@
 // Fills the search benches' databases with the corpus's records far faster than putRecord
 // does, writing what putRecord writes: the backends' own statements and triggers, in big
 // transactions. At 20,000 records putRecord in chunks of 2,000 ran 274 records/s on SQLite
-// and 417 on PostgreSQL (load 8–10): SQLite's time went into tokenising the impact queue 64
-// records per transaction (each transaction's per-batch upserts of impact_lengths, the
-// scratch index's vocabulary), PostgreSQL's into a commit per record; a million records
-// would have taken 1–2 hours. Bench only: `seed-check.mjs` shows a seeded database answers
-// every search as a putRecord-filled one does.
+// and 417 on PostgreSQL (load 8–10); SQLite's time went into the impact queue (the write
+// batches tokenise 32 records each, the rest 64 at a time behind a 5 ms timer), PostgreSQL's
+// into a statement and a commit per record: a million records would have taken 1–2 hours.
+// Bench only: `seed-check.mjs` shows a seeded database holds the same rows and answers every
+// search as a putRecord-filled one does.
 //
 // The modules below are the package's own build (dist), imported by path: the bench runs
 // putRecord's very statements, not a copy of them.
