@@ -217,12 +217,16 @@ export interface IngestServer {
 
 const INGEST_SERVER = new URL('./server.ts', import.meta.url).pathname;
 
-/** Starts `server.ts <mode>` in its own process. */
+/**
+ * Starts `server.ts <mode>` in its own process; `script`: another checkout's server.ts (a
+ * previous build, as a same-run baseline).
+ */
 export async function startIngestServer(
   mode: string,
-  options: Parameters<typeof spawnServer>[1] = {},
+  options: Parameters<typeof spawnServer>[1] & { script?: string } = {},
 ): Promise<IngestServer> {
-  const server = await spawnServer([INGEST_SERVER, mode], options);
+  const { script = INGEST_SERVER, ...spawnOptions } = options;
+  const server = await spawnServer([script, mode], spawnOptions);
   return {
     port: Number(server.first),
     mark: () => server.child.kill('SIGUSR2'),

@@ -9,11 +9,15 @@
 // collector against two. Prints req/s, p50 and p99, errors, the server CPU per request
 // (both servers' for the pair), the ratios the targets are about, and the load average.
 // Targets are run interleaved, BENCH_ROUNDS times (default 2), median req/s kept; BENCH_ONLY (a
-// regular expression over `clients|target`) runs some only.
+// regular expression over `clients|target`) runs some only. Where the server has a unix
+// socket (BENCH_POSTGRES_SOCKET_DIR, default /var/run/postgresql), one collector and a pair
+// also connect through it instead of TCP loopback. BENCH_BASELINE=<another checkout's
+// apps/collector/bench/server.ts> adds that build's collector, one and a pair, as a
+// same-run baseline (build it first).
 // PostgreSQL: KIRO_LEARN_TEST_POSTGRES_URL (a fresh database, dropped after), else a
 // throwaway embedded PostgreSQL. BENCH_MS sets the run length. Asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshSchema, startTestPostgres } from '@kiro-learn/test-postgres';
@@ -25,6 +29,8 @@ const COLLECTOR_CPU = Number(process.env['BENCH_COLLECTOR_CPU'] ?? 0.3);
 const CGROUP_CPU = '/sys/fs/cgroup/cpu';
 /** BENCH_ONLY: a regular expression; only targets whose `clients|name` matches run. */
 const ONLY = new RegExp(process.env['BENCH_ONLY'] ?? '');
+const BASELINE = process.env['BENCH_BASELINE'];
+const SOCKET_DIR = process.env['BENCH_POSTGRES_SOCKET_DIR'] ?? '/var/run/postgresql';
 
 /** A cgroup (v1 cpu) capped at `cores` of a core, or undefined where none can be made. */
 function cpuCap(cores: number): { add(pid: number): void; remove(): void } | undefined {
@@ -55,6 +61,7 @@ async function startServer(
   mode: string,
   env: NodeJS.ProcessEnv = {},
   capCores?: number,
+  script?: string,
 ): Promise<IngestServer> {
   const cap = capCores === undefined ? undefined : cpuCap(capCores);
   if (capCores !== undefined && !cap) {
@@ -62,6 +69,7 @@ async function startServer(
   }
   const server = await startIngestServer(mode, {
     env,
+    ...(script ? { script } : {}),
     ...(cap ? { onSpawn: (pid: number) => cap.add(pid) } : {}),
   });
   return {
@@ -164,15 +172,23 @@ const median = (xs: number[]) => {
 
 const pg = await startTestPostgres();
 try {
-  const onPostgres = (schema: string) => ({
-    BENCH_POSTGRES_URL: pg.url,
+  // The same database through the server's unix socket, where it has one.
+  const tcp = new URL(pg.url);
+  const socketUrl = existsSync(join(SOCKET_DIR, `.s.PGSQL.${tcp.port || 5432}`))
+    ? `postgres://${tcp.username}@localhost${tcp.pathname}?host=${SOCKET_DIR}&port=${tcp.port || 5432}`
+    : undefined;
+  const onPostgres = (schema: string, url = pg.url) => ({
+    BENCH_POSTGRES_URL: url,
     BENCH_POSTGRES_SCHEMA: schema,
   });
-  const pair = (cap?: number) => async () => {
+  const one = (url?: string, script?: string) => async () => [
+    await startServer('postgres', onPostgres(freshSchema('b'), url), undefined, script),
+  ];
+  const pair = (cap?: number, url?: string, script?: string) => async () => {
     const schema = freshSchema('b');
     // One first, so the second finds the schema migrated.
-    const first = await startServer('postgres', onPostgres(schema), cap);
-    return [first, await startServer('postgres', onPostgres(schema), cap)];
+    const first = await startServer('postgres', onPostgres(schema, url), cap, script);
+    return [first, await startServer('postgres', onPostgres(schema, url), cap, script)];
   };
   type Target = [string, number, () => Promise<IngestServer[]> | Row | { error: string }];
   const targets: Target[] = [];
@@ -180,15 +196,23 @@ try {
     targets.push(
       ['echo (baseline)', clients, async () => [await startServer('echo')]],
       ['SQLite', clients, async () => [await startServer('collector')]],
-      [
-        'PostgreSQL',
-        clients,
-        async () => [await startServer('postgres', onPostgres(freshSchema('b')))],
-      ],
+      ['PostgreSQL', clients, one()],
       ['PostgreSQL ×2', clients, pair()],
       ['pgbench INSERT', clients, () => pgbench(pg.url, clients, false)],
       ['pgbench INSERT+NOTIFY', clients, () => pgbench(pg.url, clients, true)],
     );
+    if (socketUrl) {
+      targets.push(
+        ['PostgreSQL, unix socket', clients, one(socketUrl)],
+        ['PostgreSQL ×2, unix socket', clients, pair(undefined, socketUrl)],
+      );
+    }
+    if (BASELINE) {
+      targets.push(
+        ['PostgreSQL, baseline build', clients, one(undefined, BASELINE)],
+        ['PostgreSQL ×2, baseline build', clients, pair(undefined, undefined, BASELINE)],
+      );
+    }
   }
   const capped = `${COLLECTOR_CPU} core each`;
   targets.push(
@@ -199,6 +223,18 @@ try {
     ],
     [`PostgreSQL ×2, ${capped}`, 8, pair(COLLECTOR_CPU)],
   );
+  if (BASELINE) {
+    targets.push(
+      [
+        `PostgreSQL, ${capped}, baseline build`,
+        8,
+        async () => [
+          await startServer('postgres', onPostgres(freshSchema('b')), COLLECTOR_CPU, BASELINE),
+        ],
+      ],
+      [`PostgreSQL ×2, ${capped}, baseline build`, 8, pair(COLLECTOR_CPU, undefined, BASELINE)],
+    );
+  }
   targets.splice(
     0,
     targets.length,
@@ -239,21 +275,21 @@ try {
   const rate = (clients: number, name: string) =>
     median((results.get(`${clients}|${name}`) ?? []).map((r) => r.rps));
   console.log(
-    ' clients  target                          req/s   p50 ms   p99 ms   cpu µs  errors  events/commit',
+    ` clients  ${'target'.padEnd(40)}    req/s   p50 ms   p99 ms   cpu µs  errors  events/commit`,
   );
   for (const [name, clients] of targets) {
     const key = `${clients}|${name}`;
     const rows = results.get(key);
     if (!rows) {
       console.log(
-        `${String(clients).padStart(8)}  ${name.padEnd(28)}  not run: ${failed.get(key) ?? '?'}`,
+        `${String(clients).padStart(8)}  ${name.padEnd(40)}  not run: ${failed.get(key) ?? '?'}`,
       );
       continue;
     }
     const m = (pick: (r: Row) => number) => median(rows.map(pick));
     const errors = rows.reduce((n, r) => n + r.errors, 0);
     console.log(
-      `${String(clients).padStart(8)}  ${name.padEnd(28)}${fmt(
+      `${String(clients).padStart(8)}  ${name.padEnd(40)}${fmt(
         m((r) => r.rps),
         0,
       )}${fmt(m((r) => r.p50))}${fmt(m((r) => r.p99))}${fmt(
@@ -279,6 +315,17 @@ try {
   console.log(
     `  two / one, each collector capped at ${COLLECTOR_CPU} core       ${ratio(rate(8, `PostgreSQL ×2, ${capped}`), rate(8, `PostgreSQL, ${capped}`))}`,
   );
+  const also = (label: string, suffix: string, cap = '') => {
+    const a = rate(8, `PostgreSQL${cap}${suffix}`);
+    const b = rate(8, `PostgreSQL ×2${cap}${suffix}`);
+    if (Number.isNaN(a)) return;
+    console.log(
+      `  ${label}: PostgreSQL / SQLite ${ratio(a, rate(8, 'SQLite'))}, / pgbench ${ratio(a, rate(8, 'pgbench INSERT'))}, two / one ${ratio(b, a)}`,
+    );
+  };
+  also('unix socket', ', unix socket');
+  also('baseline build', ', baseline build');
+  also(`baseline build, ${capped}`, ', baseline build', `, ${capped}`);
   console.log(
     `\n load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (2 cores, shared)`,
   );

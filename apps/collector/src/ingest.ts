@@ -96,7 +96,13 @@ export async function ingestEvent(
     ctx.observeProject(event);
     ctx.prefetchPrompt(promptFromBody(event.body));
   }
-  const early = prompting ? retrieveFor(ctx, event, 'prompt') : undefined;
+  // What it shows is noted as shown to the session (its view, the retrieval log) only once
+  // the store committed: a failed store answers 5xx, and the agent never sees that context.
+  let deliver: (delivered: boolean) => void = () => {};
+  const delivered = new Promise<boolean>((resolve) => {
+    deliver = resolve;
+  });
+  const early = prompting ? retrieveFor(ctx, event, 'prompt', delivered) : undefined;
   let stored: boolean;
   try {
     ({ stored } = await ctx.storage.putEvent(event, {
@@ -104,9 +110,13 @@ export async function ingestEvent(
       ...(options.receivedAt ? { receivedAt: options.receivedAt } : {}),
     }));
   } catch (error) {
+    deliver(false);
     if (remembered) ctx.recentHooks.forget(event);
     throw error;
   }
+  // A duplicate (stored: false) is answered with its context too, as before the retrieval
+  // started early: that answer goes out, so what it shows counts as shown.
+  deliver(true);
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });
@@ -163,6 +173,7 @@ function retrieveFor(
   ctx: AppContext,
   event: Event,
   kind: 'prompt' | 'session_start',
+  delivered?: Promise<boolean>,
 ): ReturnType<typeof retrieveWithin> {
   const reason = kind === 'session_start' ? sessionStartReason(event) : undefined;
   return retrieveWithin(
@@ -173,6 +184,7 @@ function retrieveFor(
       sessionId: event.session_id,
       eventId: event.event_id,
       ...(reason ? { reason } : {}),
+      ...(delivered ? { delivered } : {}),
     },
     ctx.settings.retrieval.budgetMs,
   );

@@ -9,6 +9,12 @@ export interface RetrieveRequest {
    * `clear`, `compact`): after a compaction the session's own records are memory again.
    */
   reason?: string;
+  /**
+   * A prompt's retrieval started before its event was stored: resolves true once the answer
+   * can go out (the store committed), false when it cannot. Until then nothing is noted as
+   * shown to the session (RetrieveRequest.delivered of @kiro-learn/retrieval).
+   */
+  delivered?: Promise<boolean>;
 }
 
 /** What a retrieval produced; @kiro-learn/retrieval's RetrievalOutcome fits. */

@@ -43,6 +43,15 @@ export interface RetrieveRequest {
   sessionId?: string;
   /** The prompt event, for the retrieval log. */
   eventId?: string;
+  /**
+   * Whether the context reaches the agent, when that is known only later: the collector
+   * starts a prompt's retrieval while the prompt's event is stored, and answers only once
+   * the store committed. Nothing is noted as shown (the session's view, the retrieval log,
+   * kept team copies) until this resolves true; false or a rejection drops the notes, so
+   * the session's later prompts are not kept from records its agent never saw. It must
+   * settle: flush() waits for it.
+   */
+  delivered?: PromiseLike<boolean>;
 }
 
 /** A session that is starting, for surfaces whose prompt hook cannot inject context. */
@@ -137,9 +146,10 @@ export interface Retriever {
    */
   search(request: SearchRequest): Promise<MergedHit[]>;
   /**
-   * Resolves once every retrieval log write has finished. Results are returned before
-   * their log entry is written, so the turn never waits on it: call this before closing
-   * the storage, and before reading the log of a retrieval just made.
+   * Resolves once every retrieval log write has finished (and every `delivered` still
+   * awaited has settled). Results are returned before their log entry is written, so the
+   * turn never waits on it: call this before closing the storage, and before reading the
+   * log of a retrieval just made.
    */
   flush(): Promise<void>;
 }
@@ -403,6 +413,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
     let view: SessionView | undefined;
     let subject: Shown['subject'] = 'any';
     let repeats: MemoryRecord[] = [];
+    let placed: RemoteHit[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
       const expired = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -461,17 +472,7 @@ export function createRetriever(options: RetrieverOptions): Retriever {
             : {}),
         };
         repeats = result.format.repeats;
-        if (result.placed.length > 0) {
-          const placed = result.placed;
-          // After the answer: whatever the listener does cannot delay the prompt.
-          setImmediate(() => {
-            try {
-              remote?.onPlaced?.(placed, request.namespace);
-            } catch (error) {
-              opts.onError(error);
-            }
-          });
-        }
+        placed = result.placed;
       }
     } catch (error) {
       opts.onError(error);
@@ -480,33 +481,64 @@ export function createRetriever(options: RetrieverOptions): Retriever {
       clearTimeout(timer);
     }
     const latencyMs = performance.now() - started;
-    if (view) {
-      const shown: Shown = { at: opts.now(), subject };
-      for (const id of outcome.records) remember(view, id, shown);
-      // The agent has what a repeat says, so a later prompt on the subject need not bring it.
-      // Held in memory only: the log lists what was injected, so a restart forgets these.
-      for (const record of repeats) remember(view, record.record_id, shown);
-    }
-    if (opts.log && (kind === 'session' || query !== '')) {
-      const write = (async () => {
-        await storage.logRetrieval({
-          namespace: request.namespace,
-          ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
-          ...(request.eventId === undefined ? {} : { eventId: request.eventId }),
-          query,
-          recordIds: outcome.records,
-          scores: outcome.scores,
-          latencyMs,
-          timedOut: outcome.timedOut,
-          budgetCut: outcome.budgetCut,
-          ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    const result = { ...outcome, latencyMs };
+    // Notes that the context reached the agent: its records (and the repeats it left out) in
+    // the session's view, the team records it placed kept, a retrieval log line.
+    const noteShown = () => {
+      if (view) {
+        const shown: Shown = { at: opts.now(), subject };
+        for (const id of result.records) remember(view, id, shown);
+        // The agent has what a repeat says, so a later prompt on the subject need not bring
+        // it. Held in memory only: the log lists what was injected, so a restart forgets these.
+        for (const record of repeats) remember(view, record.record_id, shown);
+      }
+      if (placed.length > 0) {
+        // After the answer: whatever the listener does cannot delay the prompt.
+        setImmediate(() => {
+          try {
+            remote?.onPlaced?.(placed, request.namespace);
+          } catch (error) {
+            opts.onError(error);
+          }
         });
-      })()
+      }
+      if (opts.log && (kind === 'session' || query !== '')) {
+        const write = (async () => {
+          await storage.logRetrieval({
+            namespace: request.namespace,
+            ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+            ...(request.eventId === undefined ? {} : { eventId: request.eventId }),
+            query,
+            recordIds: result.records,
+            scores: result.scores,
+            latencyMs,
+            timedOut: result.timedOut,
+            budgetCut: result.budgetCut,
+            ...(result.error === undefined ? {} : { error: result.error }),
+          });
+        })()
+          .catch(opts.onError)
+          .finally(() => logging.delete(write));
+        logging.add(write);
+      }
+    };
+    // Only once it is shown (see RetrieveRequest.delivered).
+    const delivered = 'delivered' in request ? request.delivered : undefined;
+    if (delivered === undefined) {
+      noteShown();
+    } else {
+      const waiting = Promise.resolve(delivered)
+        .then(
+          (shown) => {
+            if (shown) noteShown();
+          },
+          () => {},
+        )
         .catch(opts.onError)
-        .finally(() => logging.delete(write));
-      logging.add(write);
+        .finally(() => logging.delete(waiting));
+      logging.add(waiting);
     }
-    return { ...outcome, latencyMs };
+    return result;
   }
 
   return {

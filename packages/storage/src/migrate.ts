@@ -6,6 +6,12 @@ export interface Migration {
   /** Sorts in the order migrations run (`0001_initial`, …); stored once applied. */
   name: string;
   statements: readonly string[];
+  /**
+   * Checksums of this migration's earlier texts, edited before any release: a database that
+   * applied one of them is accepted as having applied this one (the migration says why it
+   * stays correct).
+   */
+  earlierChecksums?: readonly string[];
 }
 
 /** What is stored of a migration's text: an edited migration no longer matches. */
@@ -44,7 +50,10 @@ export async function runMigrations(
         `the database has migration ${row.name}, which this version of kiro-learn does not know: it was written by a newer version; upgrade kiro-learn`,
       );
     }
-    if (migrationChecksum(migration) !== row.checksum) {
+    if (
+      migrationChecksum(migration) !== row.checksum &&
+      !migration.earlierChecksums?.includes(row.checksum)
+    ) {
       throw new StorageError(
         'migration_drift',
         `migration ${row.name} differs from the one applied to this database (checksum mismatch)`,

@@ -2,7 +2,7 @@ import { freshSchema } from '@kiro-learn/test-postgres';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { NS, record } from '../../test/helpers.js';
-import { openPostgresTemp } from '../../test/postgres.js';
+import { impactDrift as drift, openPostgresTemp } from '../../test/postgres.js';
 import {
   expectSameAnswer,
   expectSameRanking,
@@ -29,21 +29,6 @@ async function pair(
 
 /** The third weights the same-answer checks use: questions weigh most. */
 const ODD_WEIGHTS = { title: 1, summary: 20, questions: 30 };
-
-/** Postings that differ from what the records' vectors give (both ways): none when kept right. */
-async function drift(storage: PostgresStorage): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    WITH expected AS (
-      SELECT r.lexeme, n.id AS ns, r.impact, m.record_id, r.tf, r.q, r.len, r.qlen
-      FROM memory_records m JOIN impact_namespaces n ON n.namespace = m.namespace
-      CROSS JOIN LATERAL impact_rows(m.search, m.questions_search) r
-    ), actual AS (SELECT lexeme, ns, impact, record_id, tf, q, len, qlen FROM impact_postings)
-    SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) a)
-      + (SELECT count(*) FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) b) AS n`.execute(
-    storage.db,
-  );
-  return Number(rows[0]!.n);
-}
 
 describe('PostgreSQL impact-ordered search', () => {
   it('ranks as the full ranking does: the same scores, the same records', async () => {
@@ -153,32 +138,5 @@ describe('PostgreSQL impact-ordered search', () => {
     const { rows } = await sql<{ record_id: string }>`
       SELECT DISTINCT record_id FROM impact_postings`.execute(fast.db);
     expect(rows.map((r) => r.record_id)).toEqual([kept.record_id]);
-  });
-
-  it('is built in the migration for records stored before it', async () => {
-    const schema = freshSchema();
-    const first = await openPostgresTemp({ schema });
-    await putRecords(
-      first,
-      Array.from({ length: 150 }, () => randomRecord(NS)),
-    );
-    // Back to a database before migration 0014, records and all.
-    for (const statement of [
-      'DROP TRIGGER memory_records_impacts_aiud ON memory_records',
-      'DROP FUNCTION memory_records_impacts(), impact_namespace(text), impact_rows(tsvector, tsvector)',
-      'DROP FUNCTION impact_of(integer, integer, integer, integer, integer, integer, integer), impact_h2(integer)',
-      'DROP TABLE impact_postings, impact_namespaces',
-      "DELETE FROM schema_migrations WHERE name IN ('0014_impact_postings', '0015_impact_delete_tolerant', '0016_impact_writes_cheaper')",
-    ]) {
-      await sql.raw(statement).execute(first.db);
-    }
-    await first.close();
-    const { fast, full } = await pair({}, schema);
-    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM impact_postings`.execute(
-      fast.db,
-    );
-    expect(Number(rows[0]!.n)).toBeGreaterThan(150);
-    expect(await drift(fast)).toBe(0);
-    await expectSameRanking(fast, full, 10, ODD_WEIGHTS);
   });
 });

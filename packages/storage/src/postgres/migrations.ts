@@ -558,9 +558,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     // list and stops early, and a lexeme's document frequency is a count over one index
     // range instead of a GIN count that reads a heap row per match. Kept by a row trigger
     // in the writing transaction: a deleted record's rows go with it (found again by
-    // recomputing them from the old vectors: the index key holds the impact). Existing
-    // records are indexed here, in the migration's transaction.
+    // recomputing them from the old vectors: the index key holds the impact). Records
+    // stored before it are indexed in the background (0017, impact-backfill.ts).
+    //
+    // Edited before any release: its first text also indexed every existing record here, in
+    // the migration's transaction (165 s at 100,000 records, every collector waiting). A
+    // database that applied that text has every posting, and 0017 queues nothing for it.
     name: '0014_impact_postings',
+    earlierChecksums: ['56c0d679c89fca0508ae0c2faed4db8f499fe41178e31a20eb8f759ef9f3306e'],
     statements: [
       `CREATE TABLE impact_namespaces (
         id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -649,12 +654,6 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         END IF;
         RETURN NULL;
       END $$`,
-      `INSERT INTO impact_namespaces (namespace)
-        SELECT DISTINCT namespace FROM memory_records ORDER BY namespace`,
-      `INSERT INTO impact_postings (lexeme, ns, impact, record_id, tf, q, len, qlen)
-        SELECT r.lexeme, n.id, r.impact, m.record_id, r.tf, r.q, r.len, r.qlen
-        FROM memory_records m JOIN impact_namespaces n ON n.namespace = m.namespace
-        CROSS JOIN LATERAL impact_rows(m.search, m.questions_search) r`,
       // Read backwards for a list's head: (lexeme, ns) then impact and record_id descending.
       `CREATE INDEX impact_postings_list ON impact_postings (lexeme, ns, impact, record_id)
         INCLUDE (tf, q, len, qlen)`,
@@ -753,6 +752,32 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         END IF;
         RETURN NULL;
       END $$`,
+    ],
+  },
+  {
+    // The records 0014 left to the background (impact-backfill.ts): every record stored
+    // before it, when the database applied 0014's present text; none when it applied the
+    // first one, which indexed them all. A record written since 0014 may be queued too (a
+    // write between the two migrations): the backfill skips a record that has its postings.
+    // No foreign key: checking one per queued row took 5 s at 100,000 records (the key is
+    // added after the rows, by one sort); a deleted record's queue row goes by trigger (a
+    // forgotten record's id too).
+    name: '0017_impact_queue',
+    statements: [
+      'CREATE TABLE impact_queue (record_id TEXT COLLATE "C" NOT NULL)',
+      `INSERT INTO impact_queue (record_id)
+        SELECT record_id FROM memory_records
+        WHERE EXISTS (SELECT 1 FROM schema_migrations WHERE name = '0014_impact_postings'
+          AND checksum <> '56c0d679c89fca0508ae0c2faed4db8f499fe41178e31a20eb8f759ef9f3306e')`,
+      'ALTER TABLE impact_queue ADD PRIMARY KEY (record_id)',
+      `CREATE FUNCTION impact_queue_deleted() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        DELETE FROM impact_queue q USING gone g WHERE q.record_id = g.record_id;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER memory_records_impact_queue_ad AFTER DELETE ON memory_records
+        REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION impact_queue_deleted()`,
     ],
   },
 ];

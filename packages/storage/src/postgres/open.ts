@@ -12,9 +12,11 @@ import { pgCounterCompactor } from './counters.js';
 import { pgData } from './data.js';
 import { PgEventBatcher } from './event-batcher.js';
 import { pgEvents } from './events.js';
+import { type ImpactBackfillOptions, startImpactBackfill } from './impact-backfill.js';
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
+import { OwnConnection } from './own-connection.js';
 import { pgRecords } from './records.js';
 import { pgSearch } from './search.js';
 import { pgSessionReads } from './session-reads.js';
@@ -53,6 +55,13 @@ export interface PostgresStorageOptions {
    * matching record instead (same answers, slower: for comparison).
    */
   impactSearch?: boolean;
+  /**
+   * Records stored before the upgrade that added the impact-ordered postings are indexed
+   * in the background, a batch per short transaction, by every backend that opens the
+   * database (they share the work). Batch size and pause; false leaves the work to other
+   * backends. Until none is left (`impactBacklog()`), searches rank every matching record.
+   */
+  impactBackfill?: ImpactBackfillOptions | false;
 }
 
 /** What `health()` reports (doctor and status print it). */
@@ -78,6 +87,11 @@ export interface PostgresStorage extends StorageBackend {
    * thousand events and every 30 s). Resolves false when another backend was compacting.
    */
   compactCounters(): Promise<boolean>;
+  /**
+   * Records waiting to enter the impact-ordered postings (stored before the upgrade that
+   * adds them, indexed in the background): until 0, searches rank every matching record.
+   */
+  impactBacklog(): Promise<number>;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -168,7 +182,21 @@ export async function openPostgresStorage(
   const termStatsMinRecords = options.termStatsMinRecords ?? DEFAULT_TERM_STATS_MIN_RECORDS;
   const termStats = pgTermStats(ctx, { minRecords: termStatsMinRecords });
   const counters = pgCounterCompactor(ctx);
-  const events = new PgEventBatcher(pool, {
+  const backfill = startImpactBackfill(
+    db,
+    searchDb,
+    options.impactBackfill ?? {},
+    () => pool.waitingCount > 0,
+  );
+  // The event batcher sends one statement at a time, on a connection of its own: through
+  // the pool each paid an acquire and a release (listeners, an idle timer).
+  const insertConnection = new OwnConnection({
+    connectionString: options.url,
+    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    application_name: instance,
+    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
+  });
+  const events = new PgEventBatcher(insertConnection, pool, {
     maxWaitMs: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
     onStored: (n) => counters.written(n),
     announce: {
@@ -191,6 +219,7 @@ export async function openPostgresStorage(
       searchPool,
       cachedTotalFrom: termStatsMinRecords,
       impacts: options.impactSearch ?? true,
+      impactsReady: backfill.ready,
     }),
     ...pgBuffer(ctx),
     ...pgClaims(ctx),
@@ -230,6 +259,14 @@ export async function openPostgresStorage(
       watchers.add(unwatch);
       return unwatch;
     },
+    async impactBacklog() {
+      ctx.ensureOpen();
+      try {
+        return await backfill.backlog();
+      } catch (error) {
+        throw translateError(error);
+      }
+    },
     async health() {
       ctx.ensureOpen();
       try {
@@ -257,8 +294,11 @@ export async function openPostgresStorage(
       if (closed) return;
       closed = true;
       await Promise.all([...watchers].map((unwatch) => unwatch()));
+      // A batch in flight commits (one short transaction) before the pool goes.
+      await backfill.stop();
       // Events handed in before close are stored (or fail) before the pool goes.
       await events.idle();
+      await insertConnection.close();
       await counters.stop();
       // A background ANALYZE holds a connection: let it finish (seconds at most).
       await termStats.idle();

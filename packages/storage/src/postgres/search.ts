@@ -111,6 +111,11 @@ export interface PgSearchSettings {
    * matching record, as before migration 0014: the same answers, kept for comparison.
    */
   impacts?: boolean;
+  /**
+   * Whether every record has its postings (impact-backfill.ts): until then a search ranks
+   * every matching record, as with `impacts` false.
+   */
+  impactsReady?: () => boolean | Promise<boolean>;
 }
 
 /** How long the record count is reused by searches of a large index (cachedTotalFrom). */
@@ -239,6 +244,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     terms: ReadonlyMap<string, string>,
     totalDocs: number,
     common: CommonLexemes | undefined,
+    impacts: boolean,
     counted?: ReadonlyMap<string, number>,
   ): Promise<Map<string, number>> {
     const result = new Map<string, number>();
@@ -258,7 +264,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
     }
     // A term of one lexeme is counted over its postings; one a word turned into several
     // lexemes (all of them in a record) only through the GIN index.
-    const single = settings.impacts === false ? [] : missing.filter((term) => !term.includes(' '));
+    const single = impacts ? missing.filter((term) => !term.includes(' ')) : [];
     if (single.length > 0) {
       const counts = await postingCounts(run, single, settings.maxPostings + 1);
       for (const [i, term] of single.entries()) remember(term, counts[i] ?? 0);
@@ -381,9 +387,13 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
         return [];
       }
       // The impact lists serve a project's search without other filters (for terms of one
-      // lexeme each); their first statement also finds the lexemes and counts.
-      const fast =
+      // lexeme each), once they hold every record; their first statement also finds the
+      // lexemes and counts.
+      const impacts =
         settings.impacts !== false &&
+        (settings.impactsReady === undefined || (await settings.impactsReady()));
+      const fast =
+        impacts &&
         query.namespace !== undefined &&
         query.observationType === undefined &&
         query.current !== true &&
@@ -427,7 +437,7 @@ export function pgSearch(ctx: PgContext, settings: PgSearchSettings): SearchStor
           found.length === 1 ? quoteLexeme(term) : `(${found.map(quoteLexeme).join(' & ')})`,
         );
       }
-      const df = await documentFrequencies(terms, totalDocs, common, start?.counted);
+      const df = await documentFrequencies(terms, totalDocs, common, impacts, start?.counted);
       const stats: TermStat[] = [];
       for (const [i, word] of words.entries()) {
         const term = termOf[i];
