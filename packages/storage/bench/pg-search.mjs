@@ -7,9 +7,11 @@
 // round 30 prompts of warm-up then 200 measured, new prompts every round. The first round
 // of each backend is right after it was opened (cold caches: term counts, lexemes).
 // BENCH_DB=<file> and BENCH_PG_SCHEMA=<schema> keep both databases for the next run
-// (records are inserted only up to N). PostgreSQL: KIRO_LEARN_TEST_POSTGRES_URL, a
-// database of its own (BENCH_PG_DATABASE, created when missing, kept). Prints numbers,
-// asserts nothing.
+// (records are inserted only up to N). Records go in through seed.mjs (putRecord's
+// statements and triggers in big transactions; a million records in minutes, not hours),
+// or with BENCH_FILL=put through putRecord, 2,000 at a time. PostgreSQL:
+// KIRO_LEARN_TEST_POSTGRES_URL, a database of its own (BENCH_PG_DATABASE, created when
+// missing, kept). Prints numbers, asserts nothing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { environment, fmt, summarize } from '../../../scripts/bench/stats.mjs';
 import { makeRecord, namespaces, words } from './corpus.mjs';
+import { seedPostgres, seedSqlite } from './seed.mjs';
 
 const SIZE = Number(process.env.BENCH_SIZE) || 100_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS) || 2;
@@ -26,6 +29,7 @@ const server =
   process.env.KIRO_LEARN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const database = process.env.BENCH_PG_DATABASE ?? 'kiro_learn_bench_search';
 const schema = process.env.BENCH_PG_SCHEMA ?? `s${SIZE}`;
+const SEED = process.env.BENCH_FILL !== 'put';
 const load = () => loadavg()[0].toFixed(1);
 
 const admin = new pg.Client({ connectionString: server });
@@ -37,21 +41,31 @@ const url = new URL(server);
 url.pathname = `/${database}`;
 
 const dir = process.env.BENCH_DB ? undefined : mkdtempSync(join(tmpdir(), 'kiro-learn-pg-search-'));
-const sqlite = await openSqliteStorage({ path: process.env.BENCH_DB ?? join(dir, 'bench.db') });
-const opening = performance.now();
-const postgres = await openPostgresStorage({
-  url: url.toString(),
-  schema,
-  acquireTimeoutMs: 600_000,
-});
-console.log(`PostgreSQL against SQLite search — ${environment()}; load average ${load()}`);
-// Long only when it migrates an existing schema (0014 indexes every record).
-console.log(`  PostgreSQL opened in ${((performance.now() - opening) / 1000).toFixed(1)} s`);
+const sqlitePath = process.env.BENCH_DB ?? join(dir, 'bench.db');
+const openPostgres = (options = {}) =>
+  openPostgresStorage({ url: url.toString(), schema, acquireTimeoutMs: 600_000, ...options });
+console.log(`load average at the start ${load()}`);
+
+/** Seeds the SQLite file up to SIZE (seed.mjs: the storage, which migrates it, is closed meanwhile). */
+async function seedSqliteFile() {
+  const migrated = await openSqliteStorage({ path: sqlitePath });
+  const have = (await migrated.stats()).memories.total;
+  await migrated.close();
+  if (have >= SIZE) return;
+  const started = performance.now();
+  seedSqlite(sqlitePath, have, SIZE, makeRecord);
+  const s = (performance.now() - started) / 1000;
+  console.log(`  SQLite: seeded ${SIZE - have} records in ${s.toFixed(0)} s (load ${load()})`);
+}
 
 async function fill(name, storage) {
   let have = (await storage.stats()).memories.total;
   const started = performance.now();
   const from = have;
+  if (SEED && name === 'PostgreSQL' && have < SIZE) {
+    await seedPostgres(storage, have, SIZE, makeRecord);
+    have = SIZE;
+  }
   while (have < SIZE) {
     const n = Math.min(2000, SIZE - have);
     await Promise.all(Array.from({ length: n }, (_, k) => storage.putRecord(makeRecord(have + k))));
@@ -60,29 +74,57 @@ async function fill(name, storage) {
   while ((await storage.impactBacklog?.()) > 0) await new Promise((r) => setTimeout(r, 100));
   if (have > from) {
     const s = (performance.now() - started) / 1000;
-    console.log(`  ${name}: inserted ${have - from} records in ${s.toFixed(0)} s (load ${load()})`);
+    const how = SEED && name === 'PostgreSQL' ? 'seeded' : 'inserted';
+    console.log(`  ${name}: ${how} ${have - from} records in ${s.toFixed(0)} s (load ${load()})`);
   }
 }
+
+// BENCH_FILL_ONLY=sqlite|postgres fills that database and stops: two such processes fill
+// both at once (each from the corpus's start, so both hold the same records).
+const only = process.env.BENCH_FILL_ONLY;
+if (only === 'sqlite') {
+  await seedSqliteFile();
+  process.exit(0);
+}
+if (only === 'postgres') {
+  const storage = await openPostgres();
+  await fill('PostgreSQL', storage);
+  await storage.close();
+  process.exit(0);
+}
+if (SEED) await seedSqliteFile();
+const sqlite = await openSqliteStorage({ path: sqlitePath });
+const opening = performance.now();
+const postgres = await openPostgres();
+console.log(`PostgreSQL against SQLite search — ${environment()}; load average ${load()}`);
+// Long only when it migrates an existing schema (0014 indexes every record).
+console.log(`  PostgreSQL opened in ${((performance.now() - opening) / 1000).toFixed(1)} s`);
 await fill('SQLite', sqlite);
 await fill('PostgreSQL', postgres);
 // As autovacuum would after an import (it vacuums a table after inserts, which sets the
 // visibility map that lets a count of postings skip the heap).
-await sql`ANALYZE memory_records`.execute(postgres.db);
-await sql`VACUUM ANALYZE impact_postings`.execute(postgres.db);
-await sql`SELECT gin_clean_pending_list('memory_records_search'::regclass)`.execute(postgres.db);
+// One connection without the pool's statement timeout (a vacuum at a million records takes minutes).
+await postgres.db.connection().execute(async (db) => {
+  await sql`SET statement_timeout = 0`.execute(db);
+  await sql`ANALYZE memory_records`.execute(db);
+  await sql`VACUUM ANALYZE impact_postings`.execute(db);
+  await sql`SELECT gin_clean_pending_list('memory_records_search'::regclass)`.execute(db);
+  await sql`RESET statement_timeout`.execute(db);
+});
+const mib = (bytes) => `${Math.round(Number(bytes) / 2 ** 20).toLocaleString('en')} MiB`;
+const pgSize = async (table) =>
+  mib(
+    (await sql`SELECT pg_total_relation_size(${table}::regclass) AS b`.execute(postgres.db)).rows[0]
+      .b,
+  );
+console.log(
+  `  sizes: SQLite ${mib(await sqlite.sizeBytes())}; PostgreSQL memory_records ${await pgSize('memory_records')}, impact_postings ${await pgSize('impact_postings')} (with indexes)`,
+);
 
 const backends = [
   ['SQLite', sqlite],
   ['PostgreSQL', postgres],
-  [
-    'PostgreSQL (full rank)',
-    await openPostgresStorage({
-      url: url.toString(),
-      schema,
-      acquireTimeoutMs: 600_000,
-      impactSearch: false,
-    }),
-  ],
+  ['PostgreSQL (full rank)', await openPostgres({ impactSearch: false })],
 ];
 if (process.env.BENCH_PG_BEFORE) {
   const before = await import(process.env.BENCH_PG_BEFORE);
