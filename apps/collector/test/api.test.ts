@@ -471,6 +471,23 @@ describe('stats, logs and metrics', () => {
       /^kiro_learn_buffer_pending_events\{namespace="\/actor\/dev\/project\/payments-api\/"\} \d+$/m,
     );
   });
+
+  it('serves exactly the metrics docs/collector-api.md lists', async () => {
+    // The docs are where an operator looks for what to alert on: a metric the page does not
+    // name is invisible, and a name it keeps after a rename is an alert that never fires.
+    const served = new Set(
+      [...(await send(c.port, 'GET', '/metrics')).text.matchAll(/^# TYPE (\S+) /gm)].map(
+        (m) => m[1],
+      ),
+    );
+    const page = readFileSync(new URL('../../../docs/collector-api.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('### `GET /metrics`'));
+    const listed = new Set(
+      section.slice(0, section.indexOf('\n#', 1)).match(/\bkiro_learn_[a-z_]+[a-z]/g) ?? [],
+    );
+    expect(served.size).toBeGreaterThan(10);
+    expect([...listed].sort()).toEqual([...served].sort());
+  });
 });
 
 describe('GET /v1/stream', () => {
