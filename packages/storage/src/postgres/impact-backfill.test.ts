@@ -27,7 +27,8 @@ const BEFORE_IMPACTS = [
   'DROP FUNCTION impact_queue_deleted()',
   'DROP FUNCTION memory_records_impacts(), impact_namespace(text), impact_rows(tsvector, tsvector)',
   'DROP FUNCTION impact_of(integer, integer, integer, integer, integer, integer, integer), impact_h2(integer)',
-  'DROP TABLE impact_postings, impact_namespaces',
+  'DROP TABLE impact_postings, impact_namespaces, impact_counts, impact_count_deltas',
+  'DROP FUNCTION impact_postings_added(), impact_postings_removed()',
   "DELETE FROM schema_migrations WHERE name >= '0014'",
 ];
 

@@ -228,9 +228,15 @@ function candidatesAbove(
 }
 
 /**
- * How many records hold each lexeme (in the search vector or the questions), counted up
- * to `cap`: one index range per lexeme, no heap read once the table is vacuumed.
+ * How many records hold `lexeme` (in the search vector or the questions: one posting
+ * each), up to `cap`: its folded count and its unfolded deltas (migration 0018,
+ * impact-counts.ts), two index probes where counting its postings read up to `cap` rows.
  */
+const countOf = (lexeme: RawBuilder<unknown>, cap: number) => sql`least(${cap}::bigint,
+  coalesce((SELECT c.n FROM impact_counts c WHERE c.lexeme = ${lexeme}), 0)
+  + coalesce((SELECT sum(d.n) FROM impact_count_deltas d WHERE d.lexeme = ${lexeme}), 0))`;
+
+/** How many records hold each lexeme (in the search vector or the questions), up to `cap`. */
 export async function postingCounts(
   run: RunStatement,
   lexemes: readonly string[],
@@ -239,9 +245,7 @@ export async function postingCounts(
   const rows = await run(
     'kiro_learn_impact_counts',
     sql<{ i: string; df: string }>`
-    SELECT t.i, (SELECT count(*) FROM (
-      SELECT 1 FROM impact_postings p WHERE p.lexeme = t.lexeme LIMIT ${cap}
-    ) hits) AS df
+    SELECT t.i, ${countOf(sql`t.lexeme`, cap)} AS df
     FROM unnest(${lexemes}::text[]) WITH ORDINALITY AS t(lexeme, i)`,
   );
   const out = lexemes.map(() => 0);
@@ -291,8 +295,7 @@ export async function impactStart(
     )
     SELECT w.i, w.lexemes,
       CASE WHEN cardinality(w.lexemes) = 1 AND NOT w.lexemes[1] = ANY(${known}::text[]) THEN
-        (SELECT count(*) FROM (
-          SELECT 1 FROM impact_postings p WHERE p.lexeme = w.lexemes[1] LIMIT ${cap}) c)
+        ${countOf(sql`w.lexemes[1]`, cap)}
       END AS df,
       CASE WHEN cardinality(w.lexemes) = 1 THEN
         (SELECT json_agg(json_build_array(h.impact, h.record_id, h.tf, h.q, h.len, h.qlen)

@@ -780,6 +780,43 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
         REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION impact_queue_deleted()`,
     ],
   },
+  {
+    // How many records hold each lexeme, exact, for the document frequencies search used
+    // to count over the postings (11.8 ms of a 14.7 ms first statement at 1,000,000
+    // records: ~5,000 postings each for five words). Whatever writes or deletes postings
+    // (the record trigger, the backfill, forget) appends one row per lexeme and statement
+    // to impact_count_deltas: insert-only, so writers never wait on each other or
+    // deadlock over a common word's count. A folder (impact-counts.ts, one at a time)
+    // moves the deltas into impact_counts in one transaction, so any snapshot sees each
+    // delta exactly once: df = count + the lexeme's unfolded deltas. A record still in
+    // 0017's queue is counted when the backfill writes its postings, not before. The
+    // triggers come first: their lock keeps postings from changing while the counts are
+    // built from them.
+    name: '0018_impact_counts',
+    statements: [
+      'CREATE TABLE impact_counts (lexeme TEXT COLLATE "C" PRIMARY KEY, n BIGINT NOT NULL)',
+      'CREATE TABLE impact_count_deltas (lexeme TEXT COLLATE "C" NOT NULL, n INTEGER NOT NULL)',
+      'CREATE INDEX impact_count_deltas_lexeme ON impact_count_deltas (lexeme)',
+      `CREATE FUNCTION impact_postings_added() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO impact_count_deltas (lexeme, n) SELECT lexeme, count(*) FROM added GROUP BY lexeme;
+        RETURN NULL;
+      END $$`,
+      `CREATE FUNCTION impact_postings_removed() RETURNS trigger LANGUAGE plpgsql
+        SET search_path FROM CURRENT AS $$
+      BEGIN
+        INSERT INTO impact_count_deltas (lexeme, n) SELECT lexeme, -count(*) FROM removed GROUP BY lexeme;
+        RETURN NULL;
+      END $$`,
+      `CREATE TRIGGER impact_postings_counts_ai AFTER INSERT ON impact_postings
+        REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION impact_postings_added()`,
+      `CREATE TRIGGER impact_postings_counts_ad AFTER DELETE ON impact_postings
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION impact_postings_removed()`,
+      `INSERT INTO impact_counts (lexeme, n)
+        SELECT lexeme, count(*) FROM impact_postings GROUP BY lexeme`,
+    ],
+  },
 ];
 
 /** A migration's stored checksum (migrationChecksum). */

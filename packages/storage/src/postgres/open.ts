@@ -13,6 +13,7 @@ import { pgData } from './data.js';
 import { PgEventBatcher } from './event-batcher.js';
 import { pgEvents } from './events.js';
 import { type ImpactBackfillOptions, startImpactBackfill } from './impact-backfill.js';
+import { startImpactCountFolder } from './impact-counts.js';
 import { pgLogs } from './logs.js';
 import { pgMembers } from './members.js';
 import { migratePostgres } from './migrations.js';
@@ -188,6 +189,7 @@ export async function openPostgresStorage(
     options.impactBackfill ?? {},
     () => pool.waitingCount > 0,
   );
+  const countFolder = startImpactCountFolder(db);
   // The event batcher sends one statement at a time, on a connection of its own: through
   // the pool each paid an acquire and a release (listeners, an idle timer).
   const insertConnection = new OwnConnection({
@@ -296,6 +298,7 @@ export async function openPostgresStorage(
       await Promise.all([...watchers].map((unwatch) => unwatch()));
       // A batch in flight commits (one short transaction) before the pool goes.
       await backfill.stop();
+      await countFolder.stop();
       // Events handed in before close are stored (or fail) before the pool goes.
       await events.idle();
       await insertConnection.close();
