@@ -5,6 +5,7 @@ import { StorageError } from '../errors.js';
 import { type ForgetPlan, forgetSteps, noneForgotten } from '../forget-plan.js';
 import { teamCopiesScope } from '../team-copies.js';
 import type { PgContext } from './context.js';
+import { foldAllImpactCounts } from './impact-counts.js';
 import { pgRecordFromRow } from './rows.js';
 import type { PgRecordRow } from './tables.js';
 
@@ -165,6 +166,9 @@ export function pgData(ctx: PgContext): DataStore {
     // its text or vector.
     if (plan.records) {
       for (const table of ['record_vectors', 'team_records', 'impact_postings']) tables.add(table);
+      // The lexemes' counts: a delta, or a count fallen to 0, names a forgotten word.
+      await foldAllImpactCounts(db);
+      for (const table of ['impact_count_deltas', 'impact_counts']) tables.add(table);
     }
     await db.connection().execute(async (connection) => {
       await sql`SET statement_timeout = 0`.execute(connection);

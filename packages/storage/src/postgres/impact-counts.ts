@@ -18,17 +18,26 @@ const FOLD_ROWS = 20_000;
 const FOLD_MS = 1000;
 
 /**
- * Folds up to `max` deltas; the number folded (0 when there were none or another backend
- * is folding).
+ * Folds up to `max` deltas: the number folded, or undefined when another backend is
+ * folding. A lexeme whose count reaches 0 loses its row (a forgotten record's words leave
+ * the table). The fold never waits for a lock (NOWAIT; one folder at a time, and writers
+ * only append), so it cannot take part in a deadlock: whatever locks these tables (a
+ * truncate, VACUUM FULL) makes the fold fail instead, and the deltas wait for the next.
  */
-export async function foldImpactCounts(db: Kysely<PgTables>, max = FOLD_ROWS): Promise<number> {
+export async function foldImpactCounts(
+  db: Kysely<PgTables>,
+  max = FOLD_ROWS,
+): Promise<number | undefined> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<{ got: boolean }>`
       SELECT pg_try_advisory_xact_lock(hashtext('kiro-learn impact counts ' || current_schema())) AS got`.execute(
       trx,
     );
-    if (rows[0]?.got !== true) return 0;
-    const { rows: folded } = await sql<{ n: string }>`
+    if (rows[0]?.got !== true) return undefined;
+    await sql`LOCK TABLE impact_count_deltas, impact_counts IN ROW EXCLUSIVE MODE NOWAIT`.execute(
+      trx,
+    );
+    const { rows: folded } = await sql<{ n: string; zero: string[] | null }>`
       WITH taken AS (
         DELETE FROM impact_count_deltas
         WHERE ctid = ANY(ARRAY(SELECT ctid FROM impact_count_deltas LIMIT ${max}))
@@ -38,10 +47,30 @@ export async function foldImpactCounts(db: Kysely<PgTables>, max = FOLD_ROWS): P
       ), upserted AS (
         INSERT INTO impact_counts (lexeme, n) SELECT lexeme, n FROM sums ORDER BY lexeme
         ON CONFLICT (lexeme) DO UPDATE SET n = impact_counts.n + excluded.n
+        RETURNING lexeme, n
       )
-      SELECT coalesce(sum(rows), 0) AS n FROM sums`.execute(trx);
+      SELECT (SELECT coalesce(sum(rows), 0) FROM sums) AS n,
+        (SELECT array_agg(lexeme) FROM upserted WHERE n = 0) AS zero`.execute(trx);
+    const zero = folded[0]?.zero ?? [];
+    if (zero.length > 0) {
+      await sql`DELETE FROM impact_counts WHERE lexeme = ANY(${zero}::text[]) AND n = 0`.execute(
+        trx,
+      );
+    }
     return Number(folded[0]?.n ?? 0);
   });
+}
+
+/**
+ * Folds every delta there is (forget, before it rewrites the tables: an unfolded delta
+ * names a forgotten record's words); waits for another backend's fold to end.
+ */
+export async function foldAllImpactCounts(db: Kysely<PgTables>): Promise<void> {
+  for (;;) {
+    const folded = await foldImpactCounts(db);
+    if (folded === 0) return;
+    if (folded === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Starts the folding loop; `stop` ends it after the fold in flight. */
@@ -60,7 +89,7 @@ export function startImpactCountFolder(db: Kysely<PgTables>): { stop(): Promise<
       // The server restarting or the pool busy: the deltas wait, search reads them unfolded.
       const folded = await foldImpactCounts(db).catch(() => 0);
       if (stopped) return;
-      if (folded < FOLD_ROWS) await sleep(FOLD_MS);
+      if (folded === undefined || folded < FOLD_ROWS) await sleep(FOLD_MS);
     }
   }
   const running = loop();
