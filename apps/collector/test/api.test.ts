@@ -3,32 +3,17 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryRecord, newEventId, newRecord, newRecordId } from '@kiro-learn/schema';
+import { type MemoryRecord, newEventId, newRecordId } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollector } from '../src/app.js';
 import { normalizeSettings } from '../src/config/settings.js';
-import { makeEvent, NS, type Running, send, startCollector } from './helpers.js';
+import { makeEvent, makeRecord, NS, type Running, send, startCollector } from './helpers.js';
 
 /** An agent's own hook payload, copied into the repository. */
 const FIXTURES = new URL('./fixtures', import.meta.url).pathname;
-
-function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    ...newRecord({
-      namespace: NS,
-      strategy: 'builtin',
-      title: 'Stripe webhook needs the raw body',
-      summary: 'Signature verification fails when express.json() parses the body first.',
-      facts: ['Mount express.raw on /webhooks/stripe'],
-      concepts: ['stripe', 'webhook'],
-      files_touched: ['src/webhooks/stripe.ts'],
-    }),
-    ...overrides,
-  };
-}
 
 let c: Running;
 beforeAll(async () => {

@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Event, newRecord } from '@kiro-learn/schema';
+import type { Event } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Collector, createCollector } from '../src/app.js';
 import { normalizeSettings } from '../src/config/settings.js';
-import { makeEvent, NS, send } from './helpers.js';
+import { makeEvent, makeRecord, NS, send } from './helpers.js';
 
 const QUESTION = 'why does the stripe webhook signature check fail?';
 
@@ -42,15 +42,7 @@ afterEach(async () => {
 
 /** The record a prompt about the Stripe webhook gets, stored through the API. */
 async function storeRecord(port: number) {
-  const record = newRecord({
-    namespace: NS,
-    strategy: 'builtin',
-    title: 'Stripe webhook needs the raw body',
-    summary: 'Signature verification fails when express.json() parses the body first.',
-    facts: ['Mount express.raw on /webhooks/stripe'],
-    concepts: ['stripe', 'webhook'],
-    files_touched: ['src/webhooks/stripe.ts'],
-  });
+  const record = makeRecord();
   expect((await send(port, 'POST', '/v1/memories', { body: record })).status).toBe(200);
   return record;
 }

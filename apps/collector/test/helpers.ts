@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Event } from '@kiro-learn/schema';
+import { type Event, type MemoryRecord, newRecord } from '@kiro-learn/schema';
 import { openSqliteStorage } from '@kiro-learn/storage';
 import { event } from '@kiro-learn/test-harness/events';
 import { inject } from 'vitest';
@@ -102,6 +102,22 @@ export const makeEvent = (overrides: Partial<Event> = {}): Event =>
   event({ actor_id: 'dev', namespace: NS, kind: 'tool_use', body: RAN_TESTS, ...overrides });
 
 /** Runs `kiro-learn <args>` in this process; returns the exit code and what it printed. */
+/** A record of NS that a prompt about the Stripe webhook finds (the API tests' record). */
+export function makeRecord(overrides: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    ...newRecord({
+      namespace: NS,
+      strategy: 'builtin',
+      title: 'Stripe webhook needs the raw body',
+      summary: 'Signature verification fails when express.json() parses the body first.',
+      facts: ['Mount express.raw on /webhooks/stripe'],
+      concepts: ['stripe', 'webhook'],
+      files_touched: ['src/webhooks/stripe.ts'],
+    }),
+    ...overrides,
+  };
+}
+
 export async function runCliHere(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()) {
   let stdout = '';
   let stderr = '';
