@@ -111,7 +111,7 @@ export interface CollectorSettings {
     schema: string;
     /**
      * PostgreSQL only: connections each collector keeps open at most, plus as many again
-     * for searches (a pool of their own).
+     * for searches (a pool of their own) and one for storing events.
      */
     poolSize: number;
     /** PostgreSQL only: how long a request waits for a free connection before answering 503, in ms. */
