@@ -225,6 +225,9 @@ async function startCollector(home: string, dbPath: string, assetsDir: string) {
   const { config: settings, errors } = loadSettings({
     KIRO_LEARN_HOME: home,
     KIRO_LEARN_PORT: '0',
+    // The retrieval screens need a prompt's records: on a loaded machine (Chromium beside
+    // the collector) the default budget ran out and the prompt went without context.
+    KIRO_LEARN_RETRIEVAL_BUDGET_MS: '4000',
   });
   if (!settings) throw new Error(errors.join('\n'));
   const storage = await openSqliteStorage({ path: dbPath });

@@ -39,7 +39,11 @@ describe('extraction agents of a collector killed with -9', () => {
     expect(res.status).toBe(200);
     const started = () => {
       try {
-        return readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+        // The agent may be writing its line as we read: a partial line is not a pid yet.
+        return readFileSync(pidFile, 'utf8')
+          .split('\n')
+          .filter((line) => /^\d+$/.test(line))
+          .map(Number);
       } catch {
         return [];
       }
