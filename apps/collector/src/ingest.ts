@@ -97,7 +97,8 @@ export async function ingestEvent(
     ctx.prefetchPrompt(promptFromBody(event.body));
   }
   // What it shows is noted as shown to the session (its view, the retrieval log) only once
-  // the store committed: a failed store answers 5xx, and the agent never sees that context.
+  // its answer is sent: a failed store answers 5xx, and a retrieval that outlasts the
+  // budget is answered without its context; either way the agent never sees it.
   let deliver: (delivered: boolean) => void = () => {};
   const delivered = new Promise<boolean>((resolve) => {
     deliver = resolve;
@@ -114,9 +115,6 @@ export async function ingestEvent(
     if (remembered) ctx.recentHooks.forget(event);
     throw error;
   }
-  // A duplicate (stored: false) is answered with its context too, as before the retrieval
-  // started early: that answer goes out, so what it shows counts as shown.
-  deliver(true);
   ctx.metrics.ingestSeconds.observe((performance.now() - started) / 1000);
   ctx.metrics.ingested.inc({ kind: event.kind, outcome: stored ? 'stored' : 'duplicate' });
   if (stored && !options.imported) ctx.hub.emit({ type: 'event', event });
@@ -134,6 +132,9 @@ export async function ingestEvent(
 
   const prompt = startsSession ? '' : promptFromBody(event.body);
   const outcome = await (early ?? retrieveFor(ctx, event, 'session_start'));
+  // A duplicate (stored: false) is answered with its context too, as before the retrieval
+  // started early: that answer goes out, so what it shows counts as shown.
+  deliver(outcome.late !== true);
   const label = outcome.timedOut
     ? 'timeout'
     : outcome.error

@@ -43,7 +43,7 @@ export async function retrieveWithin(
   retrieve: RetrieveFn,
   request: RetrieveRequest,
   budgetMs: number,
-): Promise<RetrieveOutcome & { timedOut: boolean }> {
+): Promise<RetrieveOutcome & { timedOut: boolean; late?: true }> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
@@ -52,7 +52,11 @@ export async function retrieveWithin(
   try {
     const result = await Promise.race([retrieve(request), late]);
     const latencyMs = performance.now() - started;
-    if (result === 'late') return { context: '', records: [], latencyMs, timedOut: true };
+    // `late`: this budget ran out before the retrieval answered (whatever it finds later
+    // is never shown), as opposed to the retrieval's own budget, which answers in time.
+    if (result === 'late') {
+      return { context: '', records: [], latencyMs, timedOut: true, late: true };
+    }
     return { ...result, timedOut: result.timedOut ?? false };
   } catch (error) {
     const latencyMs = performance.now() - started;

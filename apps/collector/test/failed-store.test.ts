@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRetriever } from '@kiro-learn/retrieval';
 import type { Event } from '@kiro-learn/schema';
 import { openSqliteStorage, type SqliteStorage } from '@kiro-learn/storage';
 import { sql } from 'kysely';
@@ -105,5 +106,54 @@ describe('a prompt whose event cannot be stored', () => {
       lost.event_id,
     );
     expect((await ask(port, prompt('session-b'))).retrieval.records).toEqual([record.record_id]);
+  });
+});
+
+describe('a prompt answered past its budget', () => {
+  it('goes without context, and the session’s next prompt still gets the record', async () => {
+    home = mkdtempSync(join(tmpdir(), 'kl-late-retrieval-'));
+    const storage = await openSqliteStorage({ path: join(home, 'kiro-learn.db') });
+    // The collector's own retriever finds the record; the first prompt's retrieval is then
+    // held until that prompt has been answered (past the budget, with no context), as a
+    // stalled process would hold it. A budget a loaded machine meets for the next prompt.
+    const retriever = createRetriever({ storage, budgetMs: 60_000 });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    const collector = createCollector({
+      storage,
+      settings: normalizeSettings(
+        { port: 0, semantic: { enabled: false }, retrieval: { budgetMs: 4000 } },
+        home,
+      ),
+      retrieve: async (request) => {
+        const hold = first;
+        first = false;
+        const outcome = await retriever.retrieve(request);
+        if (hold) await held;
+        return outcome;
+      },
+    });
+    const { port } = await collector.listen();
+    try {
+      const record = await storeRecord(port);
+      const late = await ask(port, prompt('sess-late'));
+      expect(late.retrieval.records).toEqual([]);
+      // What the held retrieval found must not count as shown once it finishes.
+      release();
+      await retriever.flush();
+      const next = await ask(
+        port,
+        prompt('sess-late', 'the stripe webhook signature check fails again'),
+      );
+      expect(next.retrieval.records).toContain(record.record_id);
+    } finally {
+      release();
+      await collector.close();
+      await retriever.flush();
+      await storage.close();
+    }
   });
 });
