@@ -259,9 +259,7 @@ export function createCollector(options: CollectorOptions): Collector {
     status: options.status ?? (() => ({ projects: [] })),
     storageHealth:
       options.storageHealth ?? (async () => ({ backend: 'sqlite', location: '', ok: true })),
-    searchBacklog:
-      options.searchBacklog ??
-      searchBacklog(storage.impactBacklog && (() => storage.impactBacklog!())),
+    searchBacklog: options.searchBacklog ?? searchBacklog(storage),
     onClose(fn) {
       closers.add(fn);
       return () => closers.delete(fn);

@@ -129,7 +129,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Lists, totals and the viewer read from a thread of their own (SQLite): never the loop's.
   const reads = opened.reads ?? storage;
   // One count kept for status, /metrics and the viewer alike.
-  const backlog = searchBacklog(storage.impactBacklog && (() => storage.impactBacklog!()));
+  const backlog = searchBacklog(storage);
   const collector = createCollector({
     storage,
     reads,

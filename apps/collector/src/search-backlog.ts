@@ -9,13 +9,16 @@
  * afresh and a backlog that comes back (a bulk import) shows at once.
  */
 
+import type { SearchStore } from '@kiro-learn/storage';
+
 const TTL_MS = 5000;
 
 export function searchBacklog(
-  read: (() => Promise<number>) | undefined,
+  storage: Pick<SearchStore, 'impactBacklog'>,
   ttlMs = TTL_MS,
 ): () => Promise<number> {
-  if (!read) return async () => 0;
+  if (!storage.impactBacklog) return async () => 0;
+  const read = () => storage.impactBacklog?.() ?? Promise.resolve(0);
   let last = 0;
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<number> | undefined;

@@ -56,7 +56,7 @@ describe('the search index backlog', () => {
     );
 
     const settings = normalizeSettings({ port: 0 }, home);
-    const backlog = searchBacklog(() => storage.impactBacklog());
+    const backlog = searchBacklog(storage);
     const collector = createCollector({
       storage,
       settings,

@@ -73,6 +73,13 @@ export async function foldAllImpactCounts(db: Kysely<PgTables>): Promise<void> {
   }
 }
 
+/** Whether any delta waits to be folded (one statement, no transaction). */
+async function hasDeltas(db: Kysely<PgTables>): Promise<boolean> {
+  const { rows } = await sql<{ some: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM impact_count_deltas) AS some`.execute(db);
+  return rows[0]?.some === true;
+}
+
 /** Starts the folding loop; `stop` ends it after the fold in flight. */
 export function startImpactCountFolder(db: Kysely<PgTables>): { stop(): Promise<void> } {
   let stopped = false;
@@ -87,7 +94,10 @@ export function startImpactCountFolder(db: Kysely<PgTables>): { stop(): Promise<
   async function loop() {
     while (!stopped) {
       // The server restarting or the pool busy: the deltas wait, search reads them unfolded.
-      const folded = await foldImpactCounts(db).catch(() => 0);
+      // An idle collector asks one question a second, not a fold's five round trips.
+      const folded = (await hasDeltas(db).catch(() => false))
+        ? await foldImpactCounts(db).catch(() => 0)
+        : 0;
       if (stopped) return;
       if (folded === undefined || folded < FOLD_ROWS) await sleep(FOLD_MS);
     }

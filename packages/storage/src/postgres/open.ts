@@ -115,13 +115,14 @@ export async function openPostgresStorage(
   }
   const statementTimeoutMs = Math.max(1, Math.trunc(options.statementTimeoutMs ?? 10_000));
   const max = Math.max(1, Math.trunc(options.poolSize ?? 10));
+  const acquireTimeoutMs = Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000));
   // Names this backend's connections: event notices carry it, so watchEvents can leave
   // out the events this backend stored itself.
   const instance = `kiro-learn/${randomUUID()}`;
   const pool = new pg.Pool({
     connectionString: options.url,
     max,
-    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     application_name: instance,
     options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
@@ -144,7 +145,7 @@ export async function openPostgresStorage(
   const searchPool = new pg.Pool({
     connectionString: options.url,
     max,
-    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
     application_name: instance,
     options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c enable_seqscan=off -c jit=off`,
@@ -194,12 +195,12 @@ export async function openPostgresStorage(
   // the pool each paid an acquire and a release (listeners, an idle timer).
   const insertConnection = new OwnConnection({
     connectionString: options.url,
-    connectionTimeoutMillis: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    connectionTimeoutMillis: acquireTimeoutMs,
     application_name: instance,
     options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
   });
   const events = new PgEventBatcher(insertConnection, pool, {
-    maxWaitMs: Math.max(1, Math.trunc(options.acquireTimeoutMs ?? 2000)),
+    maxWaitMs: acquireTimeoutMs,
     onStored: (n) => counters.written(n),
     announce: {
       channel: eventsChannel(schema),
