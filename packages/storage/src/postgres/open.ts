@@ -119,14 +119,14 @@ export async function openPostgresStorage(
   // Names this backend's connections: event notices carry it, so watchEvents can leave
   // out the events this backend stored itself.
   const instance = `kiro-learn/${randomUUID()}`;
-  const pool = new pg.Pool({
+  // What every request connection shares (the pools' and the event batcher's own).
+  const connection = {
     connectionString: options.url,
-    max,
     connectionTimeoutMillis: acquireTimeoutMs,
-    idleTimeoutMillis: 30_000,
     application_name: instance,
-    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
-  });
+  };
+  const session = `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`;
+  const pool = new pg.Pool({ ...connection, max, idleTimeoutMillis: 30_000, options: session });
   // An idle connection that breaks (server restart) must not crash the process: the next
   // query gets a fresh connection, or fails `unavailable`.
   pool.on('error', () => undefined);
@@ -143,12 +143,10 @@ export async function openPostgresStorage(
   // record count's small table) still costs `disable_cost` (10^10) in the plan, past every
   // JIT threshold, and compiling it took 1.4 s of a 25 ms statement.
   const searchPool = new pg.Pool({
-    connectionString: options.url,
+    ...connection,
     max,
-    connectionTimeoutMillis: acquireTimeoutMs,
     idleTimeoutMillis: 30_000,
-    application_name: instance,
-    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs} -c enable_seqscan=off -c jit=off`,
+    options: `${session} -c enable_seqscan=off -c jit=off`,
   });
   searchPool.on('error', () => undefined);
   searchPool.on('connect', (client) => client.on('error', () => undefined));
@@ -193,12 +191,7 @@ export async function openPostgresStorage(
   const countFolder = startImpactCountFolder(db);
   // The event batcher sends one statement at a time, on a connection of its own: through
   // the pool each paid an acquire and a release (listeners, an idle timer).
-  const insertConnection = new OwnConnection({
-    connectionString: options.url,
-    connectionTimeoutMillis: acquireTimeoutMs,
-    application_name: instance,
-    options: `-c search_path=${schema} -c statement_timeout=${statementTimeoutMs}`,
-  });
+  const insertConnection = new OwnConnection({ ...connection, options: session });
   const events = new PgEventBatcher(insertConnection, pool, {
     maxWaitMs: acquireTimeoutMs,
     onStored: (n) => counters.written(n),
